@@ -1,0 +1,44 @@
+# Two commands for a newcomer: `make run` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: run test install install-dev lint typecheck bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip >/dev/null
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/pip install -e . >/dev/null
+	@touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(BIN)/pip install -e '.[dev]' >/dev/null
+	@touch $@
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+run: install
+	@mkdir -p instance
+	@echo "Starting the companion on http://$(HOST):$(PORT)/ (database: instance/companion.sqlite)"
+	$(BIN)/companion serve --host $(HOST) --port $(PORT)
+
+lint: install-dev
+	$(BIN)/ruff check companion tests bench
+
+typecheck: install-dev
+	$(BIN)/mypy --strict companion/rules
+
+test: install-dev lint typecheck
+	$(BIN)/python -m pytest
+
+bench: install-dev
+	$(BIN)/python bench/rules_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,111 @@
+"""``companion score RECORD [--json] [--explain]`` and ``companion check RECORD``.
+
+Exit status 0 on success; 1 with one line ``line N: reason`` on standard error
+for an unreadable or illegal record (notation.md section 5). Never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from companion.cli import read_input
+from companion.rules.errors import RulesError
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.rules.game import replay
+    from companion.rules.notation import parse_record
+    from companion.rules.sheet import explain_lines, score_text
+
+    try:
+        text = read_input(args.record)
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"companion: cannot read {args.record}: {getattr(err, 'strerror', None) or err}",
+              file=sys.stderr)
+        return 1
+    try:
+        if args.command == "check":
+            game = replay(parse_record(text))
+            for w in game.warnings:
+                print(f"warning: {w}", file=sys.stderr)
+            print("ok")
+            return 0
+        sheet = score_text(text)
+    except RulesError as err:
+        print(str(err), file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(sheet, indent=2))
+    elif args.explain:
+        print(format_sheet(sheet))
+        print()
+        print("\n".join(explain_lines_any(sheet, explain_lines)))
+    else:
+        print(format_sheet(sheet))
+    return 0
+
+
+def explain_lines_any(sheet: dict[str, Any], explain: Any) -> list[str]:
+    if sheet["game"] == "duel":
+        out: list[str] = []
+        for name, player in sheet["players"].items():
+            out.append(f"== {name}")
+            out.extend(explain(player))
+        return out
+    lines: list[str] = explain(sheet)
+    return lines
+
+
+def format_sheet(sheet: dict[str, Any]) -> str:
+    """The sheet in plain text, laid out like the paper pad."""
+    if sheet["game"] == "duel":
+        parts = []
+        for name, player in sheet["players"].items():
+            parts.append(f"== {name}\n" + _board_lines(player))
+        winner = sheet.get("winner")
+        parts.append(f"Winner: {winner}" if winner else "Shared win (tie)")
+        return "\n\n".join(parts)
+    return _board_lines(sheet)
+
+
+def _board_lines(s: dict[str, Any]) -> str:
+    t, f, lg = s["tasks"], s["flags"], s["longest"]
+    rows = [
+        ("B1 forest tasks", t["forest"]), ("B2 grain tasks", t["grain"]),
+        ("B3 village tasks", t["village"]), ("B4 track tasks", t["track"]),
+        ("B5 stream tasks", t["stream"]),
+    ]
+    for extra in ("wraparound", "double"):
+        if extra in t:
+            rows.append((f"   {extra} tasks", t[extra]))
+    rows += [
+        ("S1 tasks", s["tasks_total"]),
+        ("C1 green flags", f["forest"]), ("C2 yellow flags", f["grain"]),
+        ("C3 red flags", f["village"]), ("D1 longest track", lg["track"]),
+        ("D2 longest stream", lg["stream"]), ("S2 flags and longest", s["bonus_total"]),
+    ]
+    for uid, v in s.get("unlocked", {}).items():
+        rows.append((f"E  {uid}", v))
+    if "unlocked_total" in s:
+        rows.append(("S3 unlocked", s["unlocked_total"]))
+    for mod in ("module1", "module2"):
+        if mod in s:
+            rows.append((f"   {mod.replace('module', 'Module ')}", s[mod]["total"]))
+    rows.append(("H  total", s["total"]))
+    width = max(len(r[0]) for r in rows)
+    lines = [f"{label.ljust(width)}  {value:>4}" for label, value in rows]
+    for w in s.get("warnings", []):
+        lines.append(f"warning: {_warning_text(w)}")
+    return "\n".join(lines)
+
+
+def _warning_text(w: dict[str, Any]) -> str:
+    where = []
+    if w.get("line") is not None:
+        where.append(f"line {w['line']}")
+    if w.get("turn") is not None:
+        where.append(f"turn {w['turn']}")
+    return (", ".join(where) + ": " if where else "") + w["text"]

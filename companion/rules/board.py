@@ -1,0 +1,426 @@
+"""The board: placed tiles, incremental territories and the task-marker lifecycle.
+
+Representation:
+
+* ``Board.tiles`` maps ``Hex`` to the ``Placement`` lying there; ``Board.history``
+  lists the placements in order, with ``Board.turns`` giving each one's turn.
+* Every area of every placed tile is a node (an ``int``). A union-find without
+  path compression (union by size, so it can be rolled back) joins nodes whose
+  tiles share an edge of the same terrain. Each root knows the tiles of its
+  component (``{Hex: number of its areas}``) and how many of its edges face an
+  empty hex, so a territory's size and closedness are read in O(log n).
+* ``Board.markers`` lists every marker placed on a task tile, with its state
+  (``active``/``completed``/``failed``), the turn it changed and why.
+
+``push`` is the cheap unchecked mutation; ``push_checked`` and ``is_legal`` /
+``why_illegal`` apply the placement rules (rules.md section 2); ``pop`` undoes
+the last push exactly (territories and markers included); ``copy`` replays the
+history into a new board.
+
+>>> b = Board()
+>>> b.push_checked(Placement.parse("0 0 GGGGGG task=grain/4", "board-game"))
+>>> b.push_checked(Placement.parse("1 -1 MFFMGG", "board-game"))
+>>> b.territory_size(Hex(0, 0), "G"), b.markers[0].state
+(2, 'active')
+>>> b.why_illegal(Placement.parse("0 1 TTMMMM", "board-game"))
+'track edge 0 meets grain at (0, 0)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from companion.rules.errors import IllegalPlacementError
+from companion.rules.hexgrid import DIRECTIONS, Hex
+from companion.rules.notation import Placement, TaskSpec
+from companion.rules.tiles import LETTER_OF, NETWORK_LETTERS, TERRAINS, area_index, areas, rotate
+
+ACTIVE, COMPLETED, FAILED = "active", "completed", "failed"
+_D: tuple[tuple[int, int], ...] = tuple((d.q, d.r) for d in DIRECTIONS)
+
+
+@dataclass
+class Marker:
+    """A task marker lying on (or taken off) a task tile."""
+
+    index: int
+    at: Hex
+    task: TaskSpec
+    line: int | None
+    placed_turn: int
+    state: str = ACTIVE
+    turn: int | None = None
+    reason: str = ""
+    via: str | None = None
+    nodes: tuple[int, ...] = ()
+
+    @property
+    def type(self) -> str:
+        return self.task.type
+
+    @property
+    def value(self) -> int:
+        assert self.task.value is not None
+        return self.task.value
+
+
+@dataclass
+class _Undo:
+    base: int
+    turn_new: bool
+    ops: list[tuple[int, ...]] = field(default_factory=list)
+    marker_changes: list[tuple[Marker, str, int | None, str, str | None]] = field(
+        default_factory=list
+    )
+    marker_added: bool = False
+
+
+class Board:
+    """One landscape. See the module docstring for the representation."""
+
+    def __init__(self) -> None:
+        self.tiles: dict[Hex, Placement] = {}
+        self.history: list[Placement] = []
+        self.turns: list[int] = []
+        self.markers: list[Marker] = []
+        self._nodes: dict[Hex, tuple[int, ...]] = {}
+        self._parent: list[int] = []
+        self._size: list[int] = []
+        self._open: list[int] = []
+        self._tiles_of: list[dict[Hex, int]] = []
+        self._terrain: list[str] = []
+        self._undo: list[_Undo] = []
+
+    # ----------------------------------------------------------------- queries
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __contains__(self, at: object) -> bool:
+        return at in self.tiles
+
+    def __repr__(self) -> str:
+        return f"<Board {len(self.tiles)} tiles, turn {self.turn}>"
+
+    @property
+    def turn(self) -> int:
+        """The turn of the last placement (0 before the first)."""
+        return self.turns[-1] if self.turns else 0
+
+    def find(self, node: int) -> int:
+        parent = self._parent
+        while parent[node] != node:
+            node = parent[node]
+        return node
+
+    def node_ids(self, at: Hex) -> tuple[int, ...]:
+        """The area node of each edge 0..5 of the tile at ``at``."""
+        return self._nodes[at]
+
+    def roots(self, letter: str | None = None) -> list[int]:
+        """The root node of every component (of terrain ``letter`` when given)."""
+        parent, terrain = self._parent, self._terrain
+        return [
+            i for i in range(len(parent))
+            if parent[i] == i and (letter is None or terrain[i] == letter)
+        ]
+
+    def terrain_of(self, node: int) -> str:
+        return self._terrain[node]
+
+    def node(self, at: Hex, edge: int) -> int:
+        """The area node holding ``edge`` of the tile at ``at``."""
+        return self._nodes[at][edge]
+
+    def _node_of(self, at: Hex, letter: str) -> int:
+        node = self.node_of(at, letter)
+        assert node is not None, f"no {letter} on the tile at {at}"
+        return node
+
+    def node_of(self, at: Hex, letter: str) -> int | None:
+        """The node of the largest area of terrain ``letter`` on the tile at ``at``."""
+        p = self.tiles[at]
+        best: tuple[int, int] | None = None
+        for edge, c in enumerate(p.code):
+            if c == letter:
+                n = self._nodes[at][edge]
+                count = p.code.count(letter) if not p.split else sum(
+                    1 for e in range(6) if self._nodes[at][e] == n
+                )
+                if best is None or count > best[0]:
+                    best = (count, n)
+        return None if best is None else best[1]
+
+    def component_size(self, node: int) -> int:
+        return len(self._tiles_of[self.find(node)])
+
+    def component_open(self, node: int) -> int:
+        return self._open[self.find(node)]
+
+    def component_tiles(self, node: int) -> list[Hex]:
+        return list(self._tiles_of[self.find(node)])
+
+    def territory_size(self, at: Hex, letter: str) -> int:
+        n = self.node_of(at, letter)
+        return 0 if n is None else self.component_size(n)
+
+    def neighbors_count(self, at: Hex) -> int:
+        tiles = self.tiles
+        q, r = at
+        return sum(1 for dq, dr in _D if (q + dq, r + dr) in tiles)
+
+    def frontier(self) -> list[Hex]:
+        """Empty hexes touching the landscape (or the origin on an empty board)."""
+        if not self.tiles:
+            return [Hex(0, 0)]
+        seen: dict[tuple[int, int], None] = {}
+        tiles = self.tiles
+        for q, r in tiles:
+            for dq, dr in _D:
+                n = (q + dq, r + dr)
+                if n not in tiles:
+                    seen[n] = None
+        return [Hex(q, r) for q, r in seen]
+
+    def active_markers(self) -> list[Marker]:
+        return [m for m in self.markers if m.state == ACTIVE]
+
+    # ---------------------------------------------------------------- mutation
+    def push(self, p: Placement, same_turn: bool = False) -> None:
+        """Place ``p`` without any rule check (unchecked, cheap); see ``push_checked``."""
+        at = p.at
+        if at in self.tiles:
+            raise IllegalPlacementError(f"{at} already holds a tile")
+        code = p.code
+        tile_areas = areas(code, p.split)
+        index = area_index(code, p.split)
+        base = len(self._parent)
+        turn_new = not (same_turn and self.turns)
+        undo = _Undo(base, turn_new)
+        parent, size, open_, tiles_of, terrain = (
+            self._parent, self._size, self._open, self._tiles_of, self._terrain,
+        )
+        for k, a in enumerate(tile_areas):
+            parent.append(base + k)
+            size.append(1)
+            open_.append(0)
+            tiles_of.append({at: 1})
+            terrain.append(a.terrain)
+        nodes = tuple([base + i for i in index])
+        self._nodes[at] = nodes
+        tiles = self.tiles
+        all_nodes = self._nodes
+        q, r = at
+        joins: list[tuple[int, int]] = []
+        for e in range(6):
+            dq, dr = _D[e]
+            nb = (q + dq, r + dr)
+            other = tiles.get(nb)  # type: ignore[call-overload]
+            if other is None:
+                open_[nodes[e]] += 1
+                continue
+            opp = (e + 3) % 6
+            other_node = all_nodes[nb][opp]  # type: ignore[index]
+            root = self.find(other_node)
+            open_[root] -= 1
+            undo.ops.append((0, root))
+            if other.code[opp] == code[e]:
+                joins.append((nodes[e], other_node))
+        for n1, n2 in joins:
+            self._union(n1, n2, undo)
+        tiles[at] = p
+        self.history.append(p)
+        self.turns.append(self.turn + 1 if turn_new else self.turn)
+        self._undo.append(undo)
+        if p.task is not None and p.task.value is not None:
+            marker_nodes = tuple(
+                self._node_of(at, LETTER_OF[name]) for name in p.task.terrains
+            )
+            self.markers.append(
+                Marker(len(self.markers), at, p.task, p.line, self.turn, nodes=marker_nodes)
+            )
+            undo.marker_added = True
+        self._update_markers(undo)
+
+    def _union(self, a: int, b: int, undo: _Undo) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        if self._size[ra] < self._size[rb]:
+            ra, rb = rb, ra
+        self._parent[rb] = ra
+        self._size[ra] += self._size[rb]
+        self._open[ra] += self._open[rb]
+        big = self._tiles_of[ra]
+        for h, c in self._tiles_of[rb].items():
+            big[h] = big.get(h, 0) + c
+        undo.ops.append((1, ra, rb))
+
+    def pop(self) -> Placement:
+        """Undo the last placement exactly, markers included; return it."""
+        if not self.history:
+            raise IndexError("pop from an empty board")
+        undo = self._undo.pop()
+        for m, state, turn, reason, via in reversed(undo.marker_changes):
+            m.state, m.turn, m.reason, m.via = state, turn, reason, via
+        if undo.marker_added:
+            self.markers.pop()
+        for op in reversed(undo.ops):
+            if op[0] == 1:
+                _, ra, rb = op
+                big = self._tiles_of[ra]
+                for h, c in self._tiles_of[rb].items():
+                    left = big[h] - c
+                    if left:
+                        big[h] = left
+                    else:
+                        del big[h]
+                self._open[ra] -= self._open[rb]
+                self._size[ra] -= self._size[rb]
+                self._parent[rb] = rb
+            else:
+                self._open[op[1]] += 1
+        base = undo.base
+        del self._parent[base:], self._size[base:], self._open[base:]
+        del self._tiles_of[base:], self._terrain[base:]
+        p = self.history.pop()
+        self.turns.pop()
+        del self.tiles[p.at]
+        del self._nodes[p.at]
+        return p
+
+    def copy(self) -> Board:
+        """An independent board with the same history (and so the same state)."""
+        other = Board()
+        for p, turn in zip(self.history, self.turns, strict=True):
+            other.push(p, same_turn=bool(other.turns) and other.turn == turn)
+        return other
+
+    # ----------------------------------------------------------------- markers
+    def marker_status(self, m: Marker) -> tuple[str, str, str | None]:
+        """What the marker's task says now: (state, reason, terrain that decided)."""
+        task = m.task
+        n = m.value
+        if task.type == "wraparound":
+            count = self.neighbors_count(m.at)
+            if count == n:
+                return COMPLETED, f"exactly {n} tiles around the task tile", None
+            return ACTIVE, f"{count} of {n} tiles around the task tile", None
+        best: tuple[str, str, str | None] | None = None
+        reasons: list[str] = []
+        for name, node in zip(task.terrains, m.nodes, strict=True):
+            root = self.find(node)
+            size = len(self._tiles_of[root])
+            is_open = self._open[root] > 0
+            kind = "territory" if LETTER_OF[name] not in NETWORK_LETTERS else "network"
+            if size == n:
+                return COMPLETED, f"its {name} {kind} has exactly {n} tiles", name
+            if size > n:
+                reasons.append(f"its {name} {kind} has {size} tiles, more than {n}")
+            elif not is_open:
+                reasons.append(f"its {name} {kind} is closed with {size} tiles, fewer than {n}")
+            else:
+                best = (ACTIVE, f"its {name} {kind} has {size} of {n} tiles", None)
+        if best is not None:
+            return best
+        return FAILED, "; ".join(reasons), None
+
+    def _update_markers(self, undo: _Undo) -> None:
+        turn = self.turn
+        find = self.find
+        touched = {op[1] for op in undo.ops}
+        touched.update(op[2] for op in undo.ops if op[0] == 1)
+        touched.update(range(undo.base, len(self._parent)))
+        at = self.history[-1].at
+        for m in self.markers:
+            if m.state != ACTIVE:
+                continue
+            if m.task.type == "wraparound":
+                if abs(m.at.q - at.q) + abs(m.at.r - at.r) + abs(m.at.q + m.at.r - at.q - at.r) > 2:
+                    continue
+            elif not any(find(n) in touched for n in m.nodes):
+                continue
+            state, reason, via = self.marker_status(m)
+            if state != ACTIVE:
+                undo.marker_changes.append((m, m.state, m.turn, m.reason, m.via))
+                m.state, m.turn, m.reason, m.via = state, turn, reason, via
+
+    # ---------------------------------------------------------------- legality
+    def edge_conflict(self, at: Hex, code: str) -> str | None:
+        """Why ``code`` at ``at`` breaks the edge rules, or None (no task check)."""
+        tiles = self.tiles
+        q, r = at
+        for e in range(6):
+            dq, dr = _D[e]
+            other = tiles.get((q + dq, r + dr))  # type: ignore[call-overload]
+            if other is None:
+                continue
+            a, b = code[e], other.code[(e + 3) % 6]
+            if a != b and (a in NETWORK_LETTERS or b in NETWORK_LETTERS):
+                return f"{TERRAINS[a]} edge {e} meets {TERRAINS[b]} at {Hex(q + dq, r + dr)}"
+        return None
+
+    def why_illegal(self, p: Placement) -> str | None:
+        """The placement rule ``p`` breaks (rules.md section 2), or None when legal."""
+        at = p.at
+        if at in self.tiles:
+            where = self.tiles[at].line
+            return f"{at} already holds a tile" + (f" (line {where})" if where else "")
+        if self.tiles and not self.neighbors_count(at):
+            return f"{at} touches no placed tile"
+        conflict = self.edge_conflict(at, p.code)
+        if conflict:
+            return conflict
+        task = p.task
+        if task is not None and task.value is not None and task.type != "wraparound":
+            self.push(p)
+            try:
+                state, reason, _ = self.marker_status(self.markers[-1])
+            finally:
+                self.pop()
+            if state == FAILED:
+                return f"task tile {task.text()} would fail at once: {reason}"
+        return None
+
+    def is_legal(self, p: Placement) -> bool:
+        return self.why_illegal(p) is None
+
+    def push_checked(self, p: Placement, same_turn: bool = False) -> None:
+        """Place ``p`` after checking every placement rule; raise
+        ``IllegalPlacementError`` (naming the record line when ``p`` has one)."""
+        reason = self.why_illegal(p)
+        if reason is not None:
+            raise IllegalPlacementError(reason, p.line)
+        self.push(p, same_turn)
+
+    def legal_placements(self, p: Placement) -> Iterator[tuple[Hex, int]]:
+        """Lazily yield every legal (hex, rotation) for the tile of ``p`` (its code
+        rotated by ``rotation`` steps clockwise); duplicate rotations are skipped."""
+        codes: dict[str, int] = {}
+        for k in range(6):
+            codes.setdefault(rotate(p.code, k), k)
+        needs_task_check = p.task is not None and p.task.value is not None
+        for at in self.frontier():
+            for code, k in codes.items():
+                if self.edge_conflict(at, code) is not None:
+                    continue
+                if needs_task_check or p.split:
+                    moved = p.moved(at, code)
+                    if p.split:
+                        moved = _rotated_split(moved, p, k)
+                    if self.why_illegal(moved) is not None:
+                        continue
+                yield at, k
+
+
+def _rotated_split(moved: Placement, original: Placement, steps: int) -> Placement:
+    from dataclasses import replace
+
+    from companion.rules.tiles import parse_split, split_spec
+
+    assert original.split is not None
+    groups = parse_split(original.split, original.code)
+    turned: dict[str, Iterable[Iterable[int]]] = {
+        letter: [[(e + steps) % 6 for e in g] for g in gs] for letter, gs in groups.items()
+    }
+    return replace(moved, split=split_spec(turned))

@@ -1,0 +1,196 @@
+"""Replaying a record: one checked ``Board`` per landscape, plus warnings.
+
+Representation: ``Game`` holds the parsed ``Record``, one ``Board`` per section
+(keyed by player name; ``None`` in the board game) and a list of ``Warning``
+values (line, turn, text) for things that never refuse a record: reveal order
+(rules.md section 4), marker pool counts (section 3), mismatched duel tiles.
+
+``replay`` raises ``IllegalPlacementError`` naming the record line at the first
+illegal placement.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.rules.board import Board
+from companion.rules.notation import (
+    DUEL_SPECIALS,
+    TERRITORY_TYPES,
+    Placement,
+    Record,
+    Section,
+    TaskSpec,
+    parse_record,
+)
+
+BOARD_GAME_LANDSCAPE = 45
+BOARD_GAME_TASK_TILES = 25
+BASE_POOL = {4: 1, 5: 2, 6: 2}
+CAMPAIGN_EXTRA_POOL = {4: 1}
+DUEL_LANDSCAPE = 42
+DUEL_TASK_TILES = 27
+
+
+@dataclass(frozen=True)
+class Warning:
+    line: int | None
+    turn: int | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "turn": self.turn, "text": self.text}
+
+    def __str__(self) -> str:
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.turn is not None:
+            where.append(f"turn {self.turn}")
+        return (", ".join(where) + ": " if where else "") + self.text
+
+
+@dataclass(frozen=True)
+class Step:
+    """One replayed placement: its turn, the markers active before it, and whether
+    it completed or failed any marker."""
+
+    placement: Placement
+    turn: int
+    active_before: int
+    changed: bool
+
+
+@dataclass
+class Game:
+    record: Record
+    boards: dict[str | None, Board] = field(default_factory=dict)
+    warnings: list[Warning] = field(default_factory=list)
+    steps: dict[str | None, list[Step]] = field(default_factory=dict)
+
+    @property
+    def board(self) -> Board:
+        """The first (in the board game, only) landscape."""
+        return next(iter(self.boards.values()))
+
+
+def replay(record: Record) -> Game:
+    """Replay every section with all placement rules checked."""
+    game = Game(record)
+    if not record.sections:
+        record.sections.append(Section(None))
+    for section in record.sections:
+        board = Board()
+        steps: list[Step] = []
+        active = 0
+        for p in section.placements:
+            same_turn = record.is_duel and p.special in DUEL_SPECIALS and bool(board.turns)
+            markers_before = len(board.markers)
+            board.push_checked(p, same_turn=same_turn)
+            active_after = sum(1 for m in board.markers if m.state == "active")
+            new_marker = len(board.markers) - markers_before
+            steps.append(Step(p, board.turn, active, active_after < active + new_marker))
+            active = active_after
+        game.boards[section.player] = board
+        game.steps[section.player] = steps
+    if not record.is_duel:
+        game.warnings.extend(board_game_order_warnings(record, game.steps[None]))
+    game.warnings.extend(pool_warnings(record, game))
+    return game
+
+
+def replay_text(text: str) -> Game:
+    return replay(parse_record(text))
+
+
+def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning]:
+    """Reveal-order warnings (rules.md section 4). An end-of-game entry (a record
+    with a ``completed:`` header) lists the final map in any order: no warnings."""
+    if record.completed:
+        return []
+    out: list[Warning] = []
+    landscape = 0
+    tasks = 0
+    landscape_limit = BOARD_GAME_LANDSCAPE + 5 * ("box2" in record.unlocked)
+    task_limit = BOARD_GAME_TASK_TILES + 5 * ("box1" in record.unlocked)
+    last_changed = False
+    for step in steps:
+        p, turn, active = step.placement, step.turn, step.active_before
+        is_task = p.task is not None
+        if turn <= 3:
+            expected = "task"
+        elif landscape >= landscape_limit:
+            expected = "task" if last_changed else "end"
+        elif active < 3 and tasks < task_limit:
+            expected = "task"
+        else:
+            expected = "landscape"
+        if expected == "end":
+            out.append(Warning(p.line, turn, "the game was over: no landscape tile was left "
+                                             "and the last one changed no task"))
+        elif expected == "task" and not is_task:
+            why = "one of the first 3 turns" if turn <= 3 else f"only {active} marker(s) active"
+            out.append(Warning(p.line, turn, f"a task tile should have been revealed ({why})"))
+        elif expected == "landscape" and is_task:
+            out.append(Warning(p.line, turn, f"a landscape tile should have been revealed "
+                                             f"({active} markers active)"))
+        last_changed = step.changed
+        if is_task:
+            tasks += 1
+        else:
+            landscape += 1
+    if landscape > landscape_limit:
+        out.append(Warning(None, None, f"{landscape} landscape tiles placed; the box holds "
+                                       f"{landscape_limit} for a game"))
+    return out
+
+
+def board_game_pool(unlocked: list[str]) -> dict[str, dict[int, int]]:
+    """Markers in the box for a board game: the base pool, plus the campaign's
+    extra 4s and 7s once anything is unlocked."""
+    pool: dict[str, dict[int, int]] = {}
+    for t in ("forest", "grain", "village", "track", "stream"):
+        values = dict(BASE_POOL)
+        if unlocked:
+            values[4] += 1
+            if t in TERRITORY_TYPES:
+                values[7] = 1
+        pool[t] = values
+    return pool
+
+
+def duel_pool() -> dict[str, dict[int, int]]:
+    pool = {t: {3: 1, 4: 1, 5: 1, 6: 1} for t in
+            ("forest", "grain", "village", "track", "stream", "wraparound")}
+    pool["double"] = {6: 3}
+    return pool
+
+
+def pool_warnings(record: Record, game: Game) -> list[Warning]:
+    pool = duel_pool() if record.is_duel else board_game_pool(record.unlocked)
+    out: list[Warning] = []
+    sections = record.sections
+    for section in sections:
+        used: Counter[tuple[str, int]] = Counter()
+        first_line: dict[tuple[str, int], int | None] = {}
+        specs: list[tuple[TaskSpec, int | None]] = [
+            (p.task, p.line) for p in section.placements if p.task and p.task.value
+        ]
+        if section is sections[0]:
+            specs += [(t, record.header_lines.get("completed")) for t in record.completed]
+        for spec, line in specs:
+            assert spec.value is not None
+            key = (spec.type, spec.value)
+            used[key] += 1
+            if used[key] == pool.get(spec.type, {}).get(spec.value, 0) + 1:
+                first_line[key] = line
+        who = f"{section.player}: " if section.player else ""
+        for (kind, value), n in used.items():
+            have = pool.get(kind, {}).get(value, 0)
+            if n > have:
+                out.append(Warning(first_line.get((kind, value)), None,
+                                   f"{who}{n} {kind} markers of {value} used; the box holds "
+                                   f"{have}"))
+    return out

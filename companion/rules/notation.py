@@ -1,0 +1,445 @@
+"""Reading and writing game records in the Dorf notation (notation.md sections 2, 3 and 5).
+
+Representation: a ``Record`` holds the headers (``game``, ``date``, ``players``,
+``unlocked``, ``completed``, ``modules``, ``cards``, ``rulings``) and one or more
+``Section`` objects. A board-game record has one section with ``player`` None;
+a duel record has one section per ``player:`` line. Each section is a list of
+``Placement`` values in placement order; ``Placement.line`` is the 1-based line
+of the record it came from (``None`` for placements built in code).
+
+``parse_record(write_record(r)) == r`` for every record (line numbers aside).
+
+>>> rec = parse_record("game: board-game\\n0 0 GGGGGG task=grain/4\\n1 -1 MFFMGG flag=forest\\n")
+>>> rec.placements[0].task
+TaskSpec(type='grain', value=4, terrains=('grain',))
+>>> print(format_placement(rec.placements[1]))
+1 -1 MFFMGG flag=forest
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from companion.rules.errors import NotationError
+from companion.rules.hexgrid import Hex
+from companion.rules.tiles import LETTER_OF, TERRAINS, check_code, parse_split
+
+GAMES = ("board-game", "duel")
+TERRITORY_TYPES = ("forest", "grain", "village")
+NETWORK_TYPES = ("track", "stream")
+TASK_TYPES = TERRITORY_TYPES + NETWORK_TYPES
+DUEL_TASK_TYPES = TASK_TYPES + ("wraparound", "double")
+FLAG_TYPES = TERRITORY_TYPES
+
+SPECIAL_TILES = (
+    "circus",
+    "signalman",
+    "shepherdess",
+    "hill",
+    "construction-site",
+    "balloon-launch-site",
+    "forest-cabin",
+    "harvest-festival",
+    "watchtower",
+    "locomotive",
+    "ship",
+    "train-station",
+    "harbor",
+    "school",
+    "granary",
+    "old-oak",
+)
+DUEL_SPECIALS = ("school", "granary", "old-oak")
+
+HEADERS = ("game", "date", "players", "unlocked", "completed", "modules", "cards", "rulings")
+ATTRIBUTE_ORDER = (
+    "task",
+    "flag",
+    "special",
+    "heart",
+    "golden-heart",
+    "sheep",
+    "crossing",
+    "camera",
+    "balloon",
+    "mill",
+    "markers",
+    "split",
+)
+BARE_ATTRIBUTES = ("heart", "golden-heart", "camera", "balloon", "mill")
+MODULE1_CARDS = tuple(
+    f"{kind}-{terrain}" for kind in ("large", "master", "many") for terrain in TERRITORY_TYPES
+)
+
+_INT = re.compile(r"^-?\d+$")
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """The task of a task tile: its type, its marker value (None once gone) and the
+    terrain names the marker counts (``()`` for wraparound, two names for a double)."""
+
+    type: str
+    value: int | None
+    terrains: tuple[str, ...]
+
+    def text(self) -> str:
+        head = f"double:{'+'.join(self.terrains)}" if self.type == "double" else self.type
+        return head if self.value is None else f"{head}/{self.value}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One placement line: the tile at ``at`` with its code as it lies, and attributes."""
+
+    at: Hex
+    code: str
+    task: TaskSpec | None = None
+    flag: str | None = None
+    special: str | None = None
+    heart: bool = False
+    golden_heart: bool = False
+    sheep: int = 0
+    crossing: int = 0
+    camera: bool = False
+    balloon: bool = False
+    mill: bool = False
+    markers: tuple[int, ...] = ()
+    split: str | None = None
+    line: int | None = field(default=None, compare=False)
+
+    def __repr__(self) -> str:
+        return f"Placement.parse({format_placement(self)!r})"
+
+    @staticmethod
+    def parse(text: str, game: str = "duel") -> Placement:
+        """Parse one placement line (no line number)."""
+        return parse_placement(text, game)
+
+    def moved(self, at: Hex, code: str | None = None) -> Placement:
+        """The same placement at another hex (and, optionally, another code)."""
+        return replace(self, at=at, code=self.code if code is None else code)
+
+    @property
+    def is_task(self) -> bool:
+        return self.task is not None
+
+
+@dataclass
+class Section:
+    """The placements of one landscape (the only one in the board game)."""
+
+    player: str | None
+    placements: list[Placement] = field(default_factory=list)
+    line: int | None = field(default=None, compare=False)
+
+
+@dataclass
+class Record:
+    """A whole game record."""
+
+    game: str = "board-game"
+    date: str | None = None
+    players: list[str] = field(default_factory=list)
+    unlocked: list[str] = field(default_factory=list)
+    completed: list[TaskSpec] = field(default_factory=list)
+    modules: list[int] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+    rulings: list[str] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    header_lines: dict[str, int] = field(default_factory=dict, compare=False)
+
+    @property
+    def placements(self) -> list[Placement]:
+        """The placements of the first (in the board game, only) section."""
+        if not self.sections:
+            self.sections.append(Section(None))
+        return self.sections[0].placements
+
+    @property
+    def is_duel(self) -> bool:
+        return self.game == "duel"
+
+
+def _split_list(value: str) -> list[str]:
+    return [v for v in re.split(r"[,\s]+", value.strip()) if v]
+
+
+def parse_task(value: str, game: str) -> TaskSpec:
+    """Parse the value of ``task=``: ``TYPE``, ``TYPE/N`` or ``double:A+B/N``."""
+    head, slash, num = value.partition("/")
+    number: int | None = None
+    if slash:
+        if not _INT.match(num):
+            raise NotationError(f"task={value}: marker value {num!r} is not a number")
+        number = int(num)
+    if head.startswith("double:"):
+        if game != "duel":
+            raise NotationError(f"task={value}: double tasks exist only in the duel")
+        names = tuple(head[len("double:"):].split("+"))
+        if len(names) != 2 or names[0] == names[1] or any(n not in TASK_TYPES for n in names):
+            raise NotationError(
+                f"task={value}: a double task names two different types, e.g. "
+                "double:forest+village/6"
+            )
+        return TaskSpec("double", number, names)
+    allowed = DUEL_TASK_TYPES if game == "duel" else TASK_TYPES
+    if head not in allowed or head == "double":
+        raise NotationError(
+            f"task={value}: unknown task type {head!r} (one of {', '.join(allowed)})"
+        )
+    if head == "wraparound":
+        return TaskSpec("wraparound", number, ())
+    return TaskSpec(head, number, (head,))
+
+
+def _check_marker_value(spec: TaskSpec, game: str, where: str) -> None:
+    if spec.value is None:
+        return
+    if game == "duel":
+        ok = spec.value == 6 if spec.type == "double" else 3 <= spec.value <= 6
+        boxes = "6" if spec.type == "double" else "3, 4, 5 or 6"
+    else:
+        ok = spec.value in (4, 5, 6) or (spec.value == 7 and spec.type in TERRITORY_TYPES)
+        boxes = "4, 5, 6 or 7" if spec.type in TERRITORY_TYPES else "4, 5 or 6"
+    if not ok:
+        raise NotationError(
+            f"{where}{spec.text()}: no {spec.type} marker shows {spec.value} "
+            f"(the {game} has {boxes})"
+        )
+
+
+def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
+    """Parse ``Q R CODE [ATTRIBUTE ...]`` (the line without comment)."""
+    parts = text.split()
+    if len(parts) < 3:
+        raise NotationError(f"expected 'Q R CODE [ATTRIBUTES]', got {text.strip()!r}")
+    q, r, code = parts[0], parts[1], parts[2]
+    if not _INT.match(q) or not _INT.match(r):
+        raise NotationError(f"position {q} {r} is not two whole numbers")
+    check_code(code)
+    seen: set[str] = set()
+    values: dict[str, object] = {}
+    for token in parts[3:]:
+        key, eq, val = token.partition("=")
+        if key in seen:
+            raise NotationError(f"attribute {key!r} given twice")
+        seen.add(key)
+        if key in BARE_ATTRIBUTES:
+            if eq:
+                raise NotationError(f"attribute {key!r} takes no value")
+            values[key.replace("-", "_")] = True
+            continue
+        if key not in ATTRIBUTE_ORDER:
+            raise NotationError(
+                f"unknown attribute {token!r} (known: {', '.join(ATTRIBUTE_ORDER)})"
+            )
+        if not eq or not val:
+            raise NotationError(f"attribute {key!r} needs a value ({key}=...)")
+        if key == "task":
+            spec = parse_task(val, game)
+            _check_marker_value(spec, game, "task=")
+            for name in spec.terrains:
+                if LETTER_OF[name] not in code:
+                    raise NotationError(
+                        f"task={val}: tile {code} shows no {name} edge for the marker"
+                    )
+            values["task"] = spec
+        elif key == "flag":
+            if val not in FLAG_TYPES:
+                raise NotationError(f"flag={val}: a flag is forest, grain or village")
+            if LETTER_OF[val] not in code:
+                raise NotationError(f"flag={val}: tile {code} shows no {val} edge")
+            values["flag"] = val
+        elif key == "special":
+            if val not in SPECIAL_TILES:
+                raise NotationError(
+                    f"special={val}: unknown special tile (known: {', '.join(SPECIAL_TILES)})"
+                )
+            values["special"] = val
+        elif key in ("sheep", "crossing"):
+            if not val.isdigit():
+                raise NotationError(f"{key}={val}: expected a whole number 0 or more")
+            values[key] = int(val)
+        elif key == "markers":
+            nums = val.split(",")
+            if not all(n.isdigit() for n in nums):
+                raise NotationError(f"markers={val}: expected numbers like markers=5,6")
+            values["markers"] = tuple(int(n) for n in nums)
+        elif key == "split":
+            parse_split(val, code)
+            values["split"] = val
+    return Placement(Hex(int(q), int(r)), code, **values, line=line)  # type: ignore[arg-type]
+
+
+def format_placement(p: Placement) -> str:
+    """Write a placement line with attributes in the canonical order."""
+    attrs: list[str | None] = [
+        f"task={p.task.text()}" if p.task is not None else None,
+        f"flag={p.flag}" if p.flag else None,
+        f"special={p.special}" if p.special else None,
+        "heart" if p.heart else None,
+        "golden-heart" if p.golden_heart else None,
+        f"sheep={p.sheep}" if p.sheep else None,
+        f"crossing={p.crossing}" if p.crossing else None,
+        "camera" if p.camera else None,
+        "balloon" if p.balloon else None,
+        "mill" if p.mill else None,
+        "markers=" + ",".join(str(m) for m in p.markers) if p.markers else None,
+        f"split={p.split}" if p.split else None,
+    ]
+    return " ".join([str(p.at.q), str(p.at.r), p.code, *(a for a in attrs if a)])
+
+
+def _parse_header(record: Record, key: str, value: str) -> None:
+    if key == "game":
+        if value not in GAMES:
+            raise NotationError(f"game: {value!r} is not board-game or duel")
+        record.game = value
+    elif key == "date":
+        record.date = value
+    elif key == "players":
+        record.players = [p.strip() for p in value.split(",") if p.strip()]
+    elif key == "unlocked":
+        record.unlocked = _split_list(value)
+    elif key == "completed":
+        specs = []
+        for item in _split_list(value):
+            spec = parse_task(item, record.game)
+            if spec.value is None:
+                raise NotationError(f"completed: {item!r} needs a value, e.g. forest/5")
+            _check_marker_value(spec, record.game, "completed: ")
+            specs.append(spec)
+        record.completed = specs
+    elif key == "modules":
+        mods = _split_list(value)
+        if not all(m in ("1", "2") for m in mods):
+            raise NotationError(f"modules: {value!r}: the duel has modules 1 and 2")
+        record.modules = sorted({int(m) for m in mods})
+    elif key == "cards":
+        cards = _split_list(value)
+        for c in cards:
+            if c not in MODULE1_CARDS:
+                raise NotationError(
+                    f"cards: unknown card {c!r} (large-, master-, many- with forest, grain, "
+                    "village)"
+                )
+        record.cards = cards
+    elif key == "rulings":
+        record.rulings = _split_list(value)
+
+
+def parse_record(text: str) -> Record:
+    """Parse a whole record; raise ``NotationError`` naming the line on any fault.
+
+    Only the notation is checked here (letters, attributes, headers, marker values);
+    placement legality is the board's job (``companion.rules.game.replay``).
+    """
+    record = Record()
+    section: Section | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            head = line.split(None, 1)[0]
+            if head.endswith(":") or (":" in head and not _INT.match(head)):
+                key, _, value = line.partition(":")
+                key = key.strip().lower()
+                value = value.strip()
+                if key == "player":
+                    if record.game != "duel":
+                        raise NotationError(
+                            "'player:' sections belong to duel records (add 'game: duel' first)"
+                        )
+                    if not value:
+                        raise NotationError("player: needs a name")
+                    if any(s.player == value for s in record.sections):
+                        raise NotationError(f"player {value!r} has a section already")
+                    section = Section(value, [], number)
+                    record.sections.append(section)
+                    continue
+                if key not in HEADERS:
+                    raise NotationError(
+                        f"unknown header {key!r} (known: {', '.join(HEADERS)}, player)"
+                    )
+                if section is not None:
+                    raise NotationError(f"header {key!r} must come before the first placement")
+                if key in record.header_lines:
+                    raise NotationError(f"header {key!r} given twice")
+                record.header_lines[key] = number
+                _parse_header(record, key, value)
+                continue
+            if section is None:
+                if record.game == "duel":
+                    raise NotationError("a duel record starts each landscape with 'player: NAME'")
+                section = Section(None, [], None)
+                record.sections.append(section)
+            section.placements.append(parse_placement(line, record.game, number))
+        except NotationError as err:
+            raise err.at_line(number) from None
+    _check_record(record)
+    return record
+
+
+def _check_record(record: Record) -> None:
+    if record.game == "board-game" and (record.modules or record.cards):
+        line = record.header_lines.get("modules") or record.header_lines.get("cards")
+        raise NotationError("modules and cards belong to duel records", line)
+    if record.game == "duel" and record.cards and 1 not in record.modules:
+        raise NotationError(
+            "cards: Module 1 task cards need 'modules: 1'", record.header_lines.get("cards")
+        )
+    if record.game == "duel" and not record.sections:
+        raise NotationError("a duel record needs at least one 'player:' section")
+    for section in record.sections:
+        for p in section.placements:
+            if record.game == "board-game" and p.special in DUEL_SPECIALS:
+                raise NotationError(
+                    f"special={p.special} is a duel point of interest", p.line
+                )
+
+
+def write_record(record: Record) -> str:
+    """Write a record in the notation; the inverse of ``parse_record``."""
+    out = [f"game: {record.game}"]
+    if record.date:
+        out.append(f"date: {record.date}")
+    if record.players:
+        out.append("players: " + ", ".join(record.players))
+    if record.unlocked:
+        out.append("unlocked: " + ", ".join(record.unlocked))
+    if record.completed:
+        out.append("completed: " + " ".join(t.text() for t in record.completed))
+    if record.modules:
+        out.append("modules: " + ", ".join(str(m) for m in record.modules))
+    if record.cards:
+        out.append("cards: " + ", ".join(record.cards))
+    if record.rulings:
+        out.append("rulings: " + ", ".join(record.rulings))
+    for section in record.sections:
+        if section.player is not None:
+            out.append(f"player: {section.player}")
+        out.extend(format_placement(p) for p in section.placements)
+    return "\n".join(out) + "\n"
+
+
+def terrain_name(letter: str) -> str:
+    return TERRAINS[letter]
+
+
+__all__ = [
+    "Placement",
+    "Record",
+    "Section",
+    "TaskSpec",
+    "format_placement",
+    "parse_placement",
+    "parse_record",
+    "parse_task",
+    "write_record",
+]

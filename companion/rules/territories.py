@@ -1,0 +1,243 @@
+"""Territories and networks by one flood fill over (hex, area) nodes.
+
+Representation: a ``Territory`` is a connected set of areas of one terrain
+(rules.md section 1). ``nodes`` are ``(Hex, area index)`` pairs (area index
+into ``tiles.areas(code, split)``), ``tiles`` the distinct hexes (its size),
+``open_edges`` the ``(Hex, edge)`` pairs facing an empty hex. This is the
+from-scratch reference the incremental board is tested against, and what
+every score and explanation reads.
+
+>>> from companion.rules.notation import parse_record
+>>> rec = parse_record("0 0 GGGGGG\\n0 -1 MMMGMM\\n")
+>>> t = flood_fill(rec.placements)
+>>> [(x.terrain, x.size, x.closed) for x in t if x.terrain == "G"]
+[('G', 2, False)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from companion.rules.hexgrid import DIRECTIONS, Hex
+from companion.rules.notation import Placement
+from companion.rules.tiles import TERRAINS, area_index, areas
+
+if TYPE_CHECKING:
+    from companion.rules.board import Board
+
+Node = tuple[Hex, int]
+_D: tuple[tuple[int, int], ...] = tuple((d.q, d.r) for d in DIRECTIONS)
+
+
+@dataclass(frozen=True)
+class Territory:
+    """A territory (forest/grain/village), network (track/stream) or meadow patch."""
+
+    terrain: str
+    nodes: frozenset[Node]
+    tiles: frozenset[Hex]
+    open_edges: tuple[tuple[Hex, int], ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.tiles)
+
+    @property
+    def closed(self) -> bool:
+        return not self.open_edges
+
+    @property
+    def name(self) -> str:
+        return TERRAINS[self.terrain]
+
+    def sorted_tiles(self) -> list[Hex]:
+        return sorted(self.tiles, key=lambda h: (h.r, h.q))
+
+    def describe(self) -> str:
+        kind = "network" if self.terrain in "TS" else "territory"
+        state = "closed" if self.closed else (
+            f"open at {len(self.open_edges)} edge(s), e.g. edge {self.open_edges[0][1]} "
+            f"of {self.open_edges[0][0]}"
+        )
+        return f"{self.name} {kind} of {self.size} tile(s), {state}"
+
+
+def flood_fill(placements: Iterable[Placement] | Mapping[Hex, Placement]) -> list[Territory]:
+    """Every territory of the landscape, in a deterministic order."""
+    tiles: dict[Hex, Placement] = (
+        dict(placements) if isinstance(placements, Mapping) else {p.at: p for p in placements}
+    )
+    tile_areas = {h: areas(p.code, p.split) for h, p in tiles.items()}
+    index = {h: area_index(p.code, p.split) for h, p in tiles.items()}
+    seen: set[tuple[Hex, int]] = set()
+    result: list[Territory] = []
+    for h, own in tile_areas.items():
+        for k, area in enumerate(own):
+            if (h, k) in seen:
+                continue
+            terrain = area.terrain
+            stack = [(h, k)]
+            seen.add((h, k))
+            nodes: list[Node] = []
+            open_edges: list[tuple[Hex, int]] = []
+            while stack:
+                cur = stack.pop()
+                nodes.append(cur)
+                ch, ck = cur
+                cq, cr = ch
+                for e in tile_areas[ch][ck].edges:
+                    dq, dr = _D[e]
+                    nb = (cq + dq, cr + dr)
+                    other = tiles.get(nb)  # type: ignore[call-overload]
+                    if other is None:
+                        open_edges.append((ch, e))
+                        continue
+                    opp = (e + 3) % 6
+                    if other.code[opp] != terrain:
+                        continue
+                    nxt = (other.at, index[other.at][opp])
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+            result.append(
+                Territory(
+                    terrain,
+                    frozenset(nodes),
+                    frozenset(n[0] for n in nodes),
+                    tuple(sorted(open_edges, key=lambda x: (x[0].r, x[0].q, x[1]))),
+                )
+            )
+    return result
+
+
+def territories_of_board(board: Board) -> list[Territory]:
+    """The same territories as ``flood_fill(board.tiles)``, read off the board's
+    incremental union-find instead of a fresh search (the fast path for scoring)."""
+    tiles = board.tiles
+    members: dict[int, list[Node]] = {}
+    opens: dict[int, list[tuple[Hex, int]]] = {}
+    terrain: dict[int, str] = {}
+    find = board.find
+    for h, p in tiles.items():
+        nodes = board.node_ids(h)
+        base = min(nodes)
+        q, r = h
+        for k, area in enumerate(areas(p.code, p.split)):
+            root = find(base + k)
+            members.setdefault(root, []).append((h, k))
+            terrain[root] = area.terrain
+        for e in range(6):
+            dq, dr = _D[e]
+            if (q + dq, r + dr) not in tiles:
+                opens.setdefault(find(nodes[e]), []).append((h, e))
+    return [
+        Territory(
+            terrain[root],
+            frozenset(nodes_),
+            frozenset(n[0] for n in nodes_),
+            tuple(sorted(opens.get(root, ()), key=lambda x: (x[0].r, x[0].q, x[1]))),
+        )
+        for root, nodes_ in members.items()
+    ]
+
+
+class TerritoryIndex:
+    """Territories of a landscape with a lookup from (hex, terrain letter).
+
+    Built by ``flood_fill`` from the tiles, or (``board=``) from a board's
+    incremental components; both give the same territories (a property test
+    holds them equal)."""
+
+    def __init__(self, tiles: Mapping[Hex, Placement], board: Board | None = None) -> None:
+        self.tiles = tiles
+        self._all = flood_fill(tiles) if board is None else territories_of_board(board)
+        self._by_node: dict[Node, Territory] = {}
+        for t in self._all:
+            for n in t.nodes:
+                self._by_node[n] = t
+
+    @property
+    def all(self) -> list[Territory]:
+        return self._all
+
+    def at(self, h: Hex, letter: str) -> Territory | None:
+        """The territory of the largest ``letter`` area on the tile at ``h``."""
+        p = self.tiles[h]
+        best: tuple[int, int] | None = None
+        for k, a in enumerate(areas(p.code, p.split)):
+            if a.terrain == letter and (best is None or len(a.edges) > best[0]):
+                best = (len(a.edges), k)
+        return None if best is None else self._by_node[(h, best[1])]
+
+    def all_at(self, h: Hex, letter: str) -> list[Territory]:
+        """Every distinct ``letter`` territory touching the tile at ``h``."""
+        p = self.tiles[h]
+        out: list[Territory] = []
+        for k, a in enumerate(areas(p.code, p.split)):
+            if a.terrain == letter:
+                t = self._by_node[(h, k)]
+                if t not in out:
+                    out.append(t)
+        return out
+
+    def of_terrain(self, letter: str) -> list[Territory]:
+        return [t for t in self.all if t.terrain == letter]
+
+
+class BoardTerritories(TerritoryIndex):
+    """The ``TerritoryIndex`` interface read lazily off a board's incremental
+    components: only the territories asked for are built (the fast path for
+    scoring; a property test holds it equal to ``flood_fill``)."""
+
+    def __init__(self, board: Board) -> None:  # noqa: D107 - no flood fill here
+        self.tiles = board.tiles
+        self.board = board
+        self._cache: dict[int, Territory] = {}
+
+    def _of_root(self, root: int) -> Territory:
+        t = self._cache.get(root)
+        if t is not None:
+            return t
+        board, tiles, find = self.board, self.tiles, self.board.find
+        nodes: list[Node] = []
+        open_edges: list[tuple[Hex, int]] = []
+        hexes = board.component_tiles(root)
+        for h in hexes:
+            ids = board.node_ids(h)
+            base = min(ids)
+            for k in range(max(ids) - base + 1):
+                if find(base + k) == root:
+                    nodes.append((h, k))
+            q, r = h
+            for e in range(6):
+                dq, dr = _D[e]
+                if (q + dq, r + dr) not in tiles and find(ids[e]) == root:
+                    open_edges.append((h, e))
+        t = Territory(
+            board.terrain_of(root),
+            frozenset(nodes),
+            frozenset(hexes),
+            tuple(sorted(open_edges, key=lambda x: (x[0].r, x[0].q, x[1]))),
+        )
+        self._cache[root] = t
+        return t
+
+    @property
+    def all(self) -> list[Territory]:
+        return [self._of_root(root) for root in self.board.roots()]
+
+    def at(self, h: Hex, letter: str) -> Territory | None:
+        node = self.board.node_of(h, letter)
+        return None if node is None else self._of_root(self.board.find(node))
+
+    def all_at(self, h: Hex, letter: str) -> list[Territory]:
+        roots = dict.fromkeys(
+            self.board.find(n) for e, n in enumerate(self.board.node_ids(h))
+            if self.tiles[h].code[e] == letter
+        )
+        return [self._of_root(root) for root in roots]
+
+    def of_terrain(self, letter: str) -> list[Territory]:
+        return [self._of_root(root) for root in self.board.roots(letter)]
