@@ -11,11 +11,12 @@ nothing on their own (boxes, achievements without a row, red-heart tokens).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.rules.explain import Explanation
 from companion.rules.hexgrid import DIRECTIONS, Hex, distance
 from companion.rules.notation import Placement
+from companion.rules.rulings import RuleSet
 from companion.rules.territories import TerritoryIndex
 from companion.rules.tiles import LETTER_OF, TERRAINS
 
@@ -33,6 +34,7 @@ class Landscape:
     tiles: Mapping[Hex, Placement]
     territories: TerritoryIndex
     completed: list[CompletedMarker]
+    rules: RuleSet = field(default_factory=RuleSet)
 
     def with_special(self, name: str) -> list[Placement]:
         return [p for p in self.tiles.values() if p.special == name]
@@ -47,6 +49,18 @@ def matching_edges(land: Landscape, p: Placement) -> tuple[int, list[int]]:
         if other is not None and other.code[(e + 3) % 6] == p.code[e]:
             edges.append(e)
     return len(edges), edges
+
+
+def joined_neighbours(land: Landscape, p: Placement, letter: str) -> set[Hex]:
+    """``p``'s tile and its neighbours joined to it through a ``letter`` edge."""
+    out = {p.at}
+    for e in range(6):
+        d = DIRECTIONS[e]
+        nb = Hex(p.at.q + d.q, p.at.r + d.r)
+        other = land.tiles.get(nb)
+        if other is not None and p.code[e] == letter and other.code[(e + 3) % 6] == letter:
+            out.add(nb)
+    return out
 
 
 def _hearts(land: Landscape, attr: str, per_edge: int, label: str) -> Explanation:
@@ -105,21 +119,26 @@ def signalman(land: Landscape) -> Explanation:
         net = land.territories.at(p.at, "T")
         if net is None:
             return Explanation(0, f"Signalman at {p.at} shows no track", [p.at], rulings=["R-3"])
-        crossings = [(h, land.tiles[h].crossing) for h in net.sorted_tiles()
-                     if land.tiles[h].crossing]
+        counted = sorted(net.tiles if land.rules.on("R-3") else joined_neighbours(land, p, "T"),
+                         key=lambda h: (h.r, h.q))
+        crossings = [(h, land.tiles[h].crossing) for h in counted if land.tiles[h].crossing]
         n = sum(c for _, c in crossings)
         where = ", ".join(f"{c} at {h}" for h, c in crossings) or "none"
-        return Explanation(2 * n, f"Signalman at {p.at}: {n} grade crossing(s) on its track "
-                                  f"network of {net.size} tiles ({where}) x 2",
-                           list(net.tiles), rulings=["R-3"])
+        scope = (f"its track network of {net.size} tiles" if land.rules.on("R-3")
+                 else "its tile and direct track neighbours (R-3 off)")
+        return Explanation(2 * n, f"Signalman at {p.at}: {n} grade crossing(s) on {scope} "
+                                  f"({where}) x 2", counted, rulings=["R-3"])
     return _per_special(land, "signalman", one)
 
 
 def shepherdess(land: Landscape) -> Explanation:
     def one(p: Placement) -> Explanation:
         joined: set[Hex] = {p.at}
-        for t in land.territories.all_at(p.at, "M"):
-            joined |= t.tiles
+        if land.rules.on("R-4"):
+            for t in land.territories.all_at(p.at, "M"):
+                joined |= t.tiles
+        else:
+            joined |= joined_neighbours(land, p, "M")
         sheep = [(h, land.tiles[h].sheep) for h in sorted(joined, key=lambda h: (h.r, h.q))
                  if land.tiles[h].sheep]
         n = sum(s for _, s in sheep)
@@ -131,10 +150,12 @@ def shepherdess(land: Landscape) -> Explanation:
 
 def hill(land: Landscape) -> Explanation:
     def one(p: Placement) -> Explanation:
+        reach = 2 if land.rules.on("R-5") else 1
         tasks = [h for h, t in land.tiles.items()
-                 if t.task is not None and 1 <= distance(h, p.at) <= 2]
+                 if t.task is not None and 1 <= distance(h, p.at) <= reach]
         return Explanation(2 * len(tasks), f"Hill at {p.at}: {len(tasks)} task tile(s) within "
-                                           f"distance 2 x 2", [p.at, *tasks], rulings=["R-5"])
+                                           f"distance {reach} x 2", [p.at, *tasks],
+                           rulings=["R-5"])
     return _per_special(land, "hill", one)
 
 

@@ -12,7 +12,7 @@ illegal placement.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.rules.board import Board
@@ -81,11 +81,14 @@ def replay(record: Record) -> Game:
     game = Game(record)
     if not record.sections:
         record.sections.append(Section(None))
+    keep_split = record.ruleset.on("R-1")
     for section in record.sections:
         board = Board()
         steps: list[Step] = []
         active = 0
         for p in section.placements:
+            if p.split and not keep_split:
+                p = replace(p, split=None)
             same_turn = record.is_duel and p.special in DUEL_SPECIALS and bool(board.turns)
             markers_before = len(board.markers)
             board.push_checked(p, same_turn=same_turn)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from companion.rules.errors import NotationError
 from companion.rules.hexgrid import Hex
@@ -71,6 +72,9 @@ BARE_ATTRIBUTES = ("heart", "golden-heart", "camera", "balloon", "mill")
 MODULE1_CARDS = tuple(
     f"{kind}-{terrain}" for kind in ("large", "master", "many") for terrain in TERRITORY_TYPES
 )
+
+if TYPE_CHECKING:
+    from companion.rules.rulings import RuleSet
 
 _INT = re.compile(r"^-?\d+$")
 
@@ -163,6 +167,12 @@ class Record:
     @property
     def is_duel(self) -> bool:
         return self.game == "duel"
+
+    @property
+    def ruleset(self) -> RuleSet:
+        from companion.rules.rulings import RuleSet
+
+        return RuleSet.parse(self.rulings)
 
 
 def _split_list(value: str) -> list[str]:
@@ -330,7 +340,11 @@ def _parse_header(record: Record, key: str, value: str) -> None:
                 )
         record.cards = cards
     elif key == "rulings":
-        record.rulings = _split_list(value)
+        from companion.rules.rulings import RuleSet
+
+        items = [v.strip() for v in value.split(",") if v.strip()]
+        RuleSet.parse(items)
+        record.rulings = items
 
 
 def parse_record(text: str) -> Record:

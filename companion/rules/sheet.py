@@ -24,8 +24,9 @@ from companion.rules.components import (
 from companion.rules.errors import NotationError
 from companion.rules.explain import Explanation, total_of
 from companion.rules.game import Game, Warning, replay
+from companion.rules.hexgrid import DIRECTIONS, Hex
 from companion.rules.notation import FLAG_TYPES, TASK_TYPES, Record, parse_record
-from companion.rules.territories import BoardTerritories
+from companion.rules.territories import BoardTerritories, Territory
 from companion.rules.tiles import LETTER_OF
 
 PAD_FIELDS = {
@@ -141,6 +142,13 @@ def longest_fields(tiles: Landscape) -> dict[str, Explanation]:
         if not nets:
             fields[f"longest.{kind}"] = Explanation(0, f"no {kind} on the map", rulings=["R-2"])
             continue
+        if not tiles.rules.on("R-2"):
+            paths = [longest_path(tiles, n) for n in nets]
+            path = max(paths, key=len)
+            fields[f"longest.{kind}"] = Explanation(
+                len(path), f"longest {kind}: the longest chain of {len(path)} tile(s) without "
+                           f"branching back (R-2 off)", path, rulings=["R-2"])
+            continue
         best = max(nets, key=lambda n: (n.size, -min((h.r, h.q) for h in n.tiles)[0]))
         fields[f"longest.{kind}"] = Explanation(
             best.size, f"longest {kind}: the largest {kind} network, {best.describe()} "
@@ -149,9 +157,43 @@ def longest_fields(tiles: Landscape) -> dict[str, Explanation]:
     return fields
 
 
+def longest_path(land: Landscape, net: Territory, budget: int = 200_000) -> list[Hex]:
+    """The longest simple chain of tiles through a network (for R-2 off); a depth-first
+    search bounded by ``budget`` steps (networks at a table are small)."""
+    letter = net.terrain
+    links: dict[Hex, list[Hex]] = {h: [] for h in net.tiles}
+    for h in net.tiles:
+        code = land.tiles[h].code
+        for e, d in enumerate(DIRECTIONS):
+            nb = Hex(h.q + d.q, h.r + d.r)
+            if code[e] == letter and nb in links and land.tiles[nb].code[(e + 3) % 6] == letter:
+                links[h].append(nb)
+    best: list[Hex] = []
+    steps = 0
+
+    def walk(path: list[Hex], seen: set[Hex]) -> None:
+        nonlocal best, steps
+        steps += 1
+        if len(path) > len(best):
+            best = list(path)
+        if steps > budget:
+            return
+        for nb in links[path[-1]]:
+            if nb not in seen:
+                seen.add(nb)
+                path.append(nb)
+                walk(path, seen)
+                path.pop()
+                seen.discard(nb)
+
+    for start in sorted(links, key=lambda h: (h.r, h.q)):
+        walk([start], {start})
+    return best
+
+
 def landscape_of(record: Record, board: Board, section_index: int = 0) -> Landscape:
     return Landscape(board.tiles, BoardTerritories(board),
-                     completed_markers(record, board, section_index))
+                     completed_markers(record, board, section_index), record.ruleset)
 
 
 def unlocked_fields(record: Record, land: Landscape) -> tuple[dict[str, Explanation],
