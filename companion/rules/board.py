@@ -29,7 +29,7 @@ history into a new board.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from companion.rules.errors import IllegalPlacementError
 from companion.rules.hexgrid import DIRECTIONS, Hex
@@ -65,15 +65,17 @@ class Marker:
         return self.task.value
 
 
-@dataclass
 class _Undo:
-    base: int
-    turn_new: bool
-    ops: list[tuple[int, ...]] = field(default_factory=list)
-    marker_changes: list[tuple[Marker, str, int | None, str, str | None]] = field(
-        default_factory=list
-    )
-    marker_added: bool = False
+    """What one push changed, so that ``pop`` can reverse it exactly."""
+
+    __slots__ = ("base", "turn_new", "ops", "marker_changes", "marker_added")
+
+    def __init__(self, base: int, turn_new: bool) -> None:
+        self.base = base
+        self.turn_new = turn_new
+        self.ops: list[tuple[int, ...]] = []
+        self.marker_changes: list[tuple[Marker, str, int | None, str, str | None]] = []
+        self.marker_added = False
 
 
 class Board:
@@ -326,6 +328,8 @@ class Board:
         return FAILED, "; ".join(reasons), None
 
     def _update_markers(self, undo: _Undo) -> None:
+        if not self.markers or all(m.state != ACTIVE for m in self.markers):
+            return
         turn = self.turn
         find = self.find
         touched = {op[1] for op in undo.ops}
