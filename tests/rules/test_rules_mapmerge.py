@@ -64,4 +64,6 @@ def test_connected_order_of_a_shuffled_final_map_replays_legally(
     replayed = Board()
     for p in connected_order(shuffled):
         replayed.push_checked(p)
-    assert dict(replayed.tiles) == dict(board.tiles)
+    assert {h: p.code for h, p in replayed.tiles.items()} == {
+        h: p.code for h, p in board.tiles.items()
+    }
