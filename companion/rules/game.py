@@ -18,7 +18,6 @@ from typing import Any
 from companion.rules.board import Board
 from companion.rules.notation import (
     DUEL_SPECIALS,
-    TERRITORY_TYPES,
     Placement,
     Record,
     Section,
@@ -28,8 +27,6 @@ from companion.rules.notation import (
 
 BOARD_GAME_LANDSCAPE = 45
 BOARD_GAME_TASK_TILES = 25
-BASE_POOL = {4: 1, 5: 2, 6: 2}
-CAMPAIGN_EXTRA_POOL = {4: 1}
 DUEL_LANDSCAPE = 42
 DUEL_TASK_TILES = 27
 
@@ -151,16 +148,19 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
 
 
 def board_game_pool(unlocked: list[str]) -> dict[str, dict[int, int]]:
-    """Markers in the box for a board game: the base pool, plus the campaign's
-    extra 4s and 7s once anything is unlocked."""
+    """Markers in the box for a board game: the base pool plus the markers of every
+    unlocked box or achievement, as the campaign content (editable data) says."""
+    from companion.rules.campaign_unlocks import default_content, live_effects
+
+    content = default_content()
+    known = [u for u in unlocked
+             if u in content.boxes or u in content.achievements or u == "red-heart"]
     pool: dict[str, dict[int, int]] = {}
-    for t in ("forest", "grain", "village", "track", "stream"):
-        values = dict(BASE_POOL)
-        if unlocked:
-            values[4] += 1
-            if t in TERRITORY_TYPES:
-                values[7] = 1
-        pool[t] = values
+    for kind, values in live_effects(known, content).markers.items():
+        counts: dict[int, int] = {}
+        for v in values:
+            counts[v] = counts.get(v, 0) + 1
+        pool[kind] = counts
     return pool
 
 
