@@ -43,7 +43,7 @@ def test_play_a_campaign_through_storage(tmp_path: Path) -> None:
     assert state.reached == ["box1", "box2", "circus"] and state.crosses_available == 4
     gid2 = camp.start_campaign_game(db, cid)
     assert get_game(db, gid2)["record"] == (
-        "game: board-game\nplayers: Ana, Rui\nunlocked: circus, red-hearts\n")
+        "game: board-game\nplayers: Ana, Rui\nunlocked: box1, box2, circus, red-hearts\n")
     assert camp.campaign_record_text(db, cid) == (
         "campaign: Sunday table\nplayers: Ana, Rui\ngame: 400\n"
         "spend: start-box1 2, box1-box2 5, box2-circus 4\nachieved: red-hearts\n")
