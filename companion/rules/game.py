@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.rules.board import Board
+from companion.rules.errors import NotationError
 from companion.rules.notation import (
     DUEL_SPECIALS,
     Placement,
@@ -76,6 +77,7 @@ class Game:
 def replay(record: Record) -> Game:
     """Replay every section with all placement rules checked."""
     game = Game(record)
+    check_unlocked(record)
     if not record.sections:
         record.sections.append(Section(None))
     keep_split = record.ruleset.on("R-1")
@@ -99,6 +101,20 @@ def replay(record: Record) -> Game:
         game.warnings.extend(board_game_order_warnings(record, game.steps[None]))
     game.warnings.extend(pool_warnings(record, game))
     return game
+
+
+def check_unlocked(record: Record) -> None:
+    """Every id of the ``unlocked:`` header must be known (a typo must not silently
+    drop a score row)."""
+    from companion.rules.components import COMPONENTS, KNOWN_IDS
+
+    for uid in record.unlocked:
+        if uid not in KNOWN_IDS:
+            raise NotationError(
+                f"unlocked: unknown id {uid!r} (score rows: {', '.join(COMPONENTS)}; also "
+                "box1-box5, achievement ids, red-heart)",
+                record.header_lines.get("unlocked"),
+            )
 
 
 def replay_text(text: str) -> Game:

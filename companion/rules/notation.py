@@ -52,6 +52,13 @@ SPECIAL_TILES = (
     "old-oak",
 )
 DUEL_SPECIALS = ("school", "granary", "old-oak")
+SECOND_TIME_SPECIALS = {
+    "forest-cabin": "forest",
+    "harvest-festival": "grain",
+    "watchtower": "village",
+    "locomotive": "track",
+    "ship": "stream",
+}
 
 HEADERS = ("game", "date", "players", "unlocked", "completed", "modules", "cards", "rulings")
 ATTRIBUTE_ORDER = (
@@ -283,6 +290,15 @@ def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
         elif key == "split":
             parse_split(val, code)
             values["split"] = val
+    if "markers" in values:
+        kind = SECOND_TIME_SPECIALS.get(str(values.get("special")))
+        if kind is None:
+            raise NotationError(
+                "markers= belongs on a Forest Cabin, Harvest Festival, Watchtower, Locomotive "
+                "or Ship tile (special=...)"
+            )
+        for value in values["markers"]:  # type: ignore[attr-defined]
+            _check_marker_value(TaskSpec(kind, value, (kind,)), game, "markers=")
     return Placement(Hex(int(q), int(r)), code, **values, line=line)  # type: ignore[arg-type]
 
 

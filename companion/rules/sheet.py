@@ -17,11 +17,9 @@ from companion.rules.board import COMPLETED, Board, Marker
 from companion.rules.components import (
     ALIASES,
     COMPONENTS,
-    KNOWN_IDS,
     CompletedMarker,
     Landscape,
 )
-from companion.rules.errors import NotationError
 from companion.rules.explain import Explanation, total_of
 from companion.rules.game import Game, Warning, replay
 from companion.rules.hexgrid import DIRECTIONS, Hex
@@ -200,12 +198,10 @@ def unlocked_fields(record: Record, land: Landscape) -> tuple[dict[str, Explanat
                                                                list[Warning]]:
     fields: dict[str, Explanation] = {}
     warnings: list[Warning] = []
-    line = record.header_lines.get("unlocked")
     scored: set[str] = set()
-    for uid in record.unlocked:
-        if uid not in KNOWN_IDS:
-            raise NotationError(
-                f"unlocked: unknown id {uid!r} (score rows: {', '.join(COMPONENTS)})", line)
+    for uid in record.unlocked:  # ids were checked by replay (game.check_unlocked)
+        if f"unlocked.{uid}" in fields:
+            continue  # an id given twice (e.g. one red-heart per heart token) has one row
         row = ALIASES.get(uid, uid)
         if row in COMPONENTS and row not in scored:
             scored.add(row)
