@@ -25,26 +25,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.rules.components import COMPONENTS
 from companion.rules.errors import CampaignError
 
-SCORE_ROWS: tuple[str, ...] = (
-    "red-hearts",
-    "circus",
-    "signalman",
-    "shepherdess",
-    "hill",
-    "construction-site",
-    "balloon-launch-site",
-    "golden-heart",
-    "forest-cabin",
-    "harvest-festival",
-    "watchtower",
-    "locomotive",
-    "ship",
-    "train-station",
-    "harbor",
-    "great-mill",
-)
+SCORE_ROWS: tuple[str, ...] = tuple(COMPONENTS)
 """The ids of the unlocked score-sheet rows, in the pad's order (rules.md §5)."""
 
 RED_HEART = "red-heart"
