@@ -4,8 +4,8 @@ section 5, rows E), each a pure function of the landscape returning an Explanati
 Representation: ``COMPONENTS`` maps a score-row id to its scoring function
 ``(Landscape) -> Explanation``. ``Landscape`` bundles what they read: the tiles,
 their territories (one flood fill), and the completed markers with their tiles.
-``CAMPAIGN_IDS`` are further ids a campaign may put in ``unlocked:`` that score
-nothing on their own (boxes, achievements without a row, red-heart tokens).
+Further ids a campaign may put in ``unlocked:`` (boxes, achievements without a row,
+red-heart tokens) come from the campaign content: ``game.check_unlocked``.
 """
 
 from __future__ import annotations
@@ -227,6 +227,11 @@ def great_mill(land: Landscape) -> Explanation:
         return Explanation(0, "no Great Mill figure on the map")
     items = []
     for p in mills:
+        if p.task is not None or p.special:
+            kind = "a task tile" if p.task is not None else "a special tile"
+            items.append(Explanation(0, f"Great Mill at {p.at}: the figure stands on {kind}; "
+                                        f"it may only go on a grain landscape tile: 0", [p.at]))
+            continue
         t = land.territories.at(p.at, "G")
         if t is None:
             items.append(Explanation(0, f"Great Mill at {p.at}: the tile shows no grain", [p.at]))
@@ -267,11 +272,3 @@ COMPONENTS: dict[str, Callable[[Landscape], Explanation]] = {
 
 ALIASES = {"red-heart": "red-hearts"}
 
-CAMPAIGN_IDS = frozenset({
-    "box1", "box2", "box3", "box4", "box5",
-    "castle", "clouds", "deer", "farm", "forest-tunnel", "grain-tunnel", "village-tunnel",
-    "warehouse", "flag-festival", "hearts-desire", "on-the-road-to-success",
-    "red-heart",
-})
-
-KNOWN_IDS = frozenset(COMPONENTS) | CAMPAIGN_IDS

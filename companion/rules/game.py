@@ -106,13 +106,16 @@ def replay(record: Record) -> Game:
 def check_unlocked(record: Record) -> None:
     """Every id of the ``unlocked:`` header must be known (a typo must not silently
     drop a score row)."""
-    from companion.rules.components import COMPONENTS, KNOWN_IDS
+    from companion.rules.campaign_unlocks import RED_HEART, default_content
+    from companion.rules.components import ALIASES, COMPONENTS
 
+    content = default_content()
+    known = {*COMPONENTS, *ALIASES, *content.boxes, *content.achievements, RED_HEART}
     for uid in record.unlocked:
-        if uid not in KNOWN_IDS:
+        if uid not in known:
             raise NotationError(
                 f"unlocked: unknown id {uid!r} (score rows: {', '.join(COMPONENTS)}; also "
-                "box1-box5, achievement ids, red-heart)",
+                "boxes, achievement ids, red-heart)",
                 record.header_lines.get("unlocked"),
             )
 
