@@ -6,7 +6,9 @@ values (line, turn, text) for things that never refuse a record: reveal order
 (rules.md section 4), marker pool counts (section 3), mismatched duel tiles.
 
 ``replay`` raises ``IllegalPlacementError`` naming the record line at the first
-illegal placement.
+illegal placement. An end-of-game entry (a board-game record with a ``completed:``
+header) is a final map whose lines may come in any order: when they are not in a
+connected order, it is replayed in one (``ordering.connected_order``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from companion.rules.notation import (
     TaskSpec,
     parse_record,
 )
+from companion.rules.ordering import connected_order, is_connected_order
 
 BOARD_GAME_LANDSCAPE = 45
 BOARD_GAME_TASK_TILES = 25
@@ -85,7 +88,10 @@ def replay(record: Record) -> Game:
         board = Board()
         steps: list[Step] = []
         active = 0
-        for p in section.placements:
+        placements = section.placements
+        if record.completed and not record.is_duel and not is_connected_order(placements):
+            placements = connected_order(placements)
+        for p in placements:
             if p.split and not keep_split:
                 p = replace(p, split=None)
             same_turn = record.is_duel and p.special in DUEL_SPECIALS and bool(board.turns)
@@ -153,8 +159,10 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
             why = "one of the first 3 turns" if turn <= 3 else f"only {active} marker(s) active"
             out.append(Warning(p.line, turn, f"a task tile should have been revealed ({why})"))
         elif expected == "landscape" and is_task:
+            why = (f"all {task_limit} task tiles were out" if tasks >= task_limit
+                   else f"{active} markers active")
             out.append(Warning(p.line, turn, f"a landscape tile should have been revealed "
-                                             f"({active} markers active)"))
+                                             f"({why})"))
         last_changed = step.changed
         if is_task:
             tasks += 1

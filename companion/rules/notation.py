@@ -290,6 +290,8 @@ def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
         elif key == "split":
             parse_split(val, code)
             values["split"] = val
+    if values.get("mill") and "G" not in code:
+        raise NotationError(f"mill: the Great Mill stands on grain, and tile {code} shows none")
     if "markers" in values:
         kind = SECOND_TIME_SPECIALS.get(str(values.get("special")))
         if kind is None:

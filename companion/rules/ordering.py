@@ -50,3 +50,13 @@ def connected_order(placements: Sequence[Placement]) -> list[Placement]:
         raise IllegalPlacementError(f"{lost.at} is not connected to the rest of the map",
                                     lost.line)
     return out
+
+
+def is_connected_order(placements: Sequence[Placement]) -> bool:
+    """True when every placement after the first touches an earlier one."""
+    seen: set[Hex] = set()
+    for p in placements:
+        if seen and not any(n in seen for n in p.at.neighbors()):
+            return False
+        seen.add(p.at)
+    return True
