@@ -60,15 +60,48 @@ def explain_lines_any(sheet: dict[str, Any], explain: Any) -> list[str]:
 
 
 def format_sheet(sheet: dict[str, Any]) -> str:
-    """The sheet in plain text, laid out like the paper pad."""
+    """The sheet in plain text, laid out like the paper pad (the Duel: a column per player)."""
     if sheet["game"] == "duel":
-        parts = []
-        for name, player in sheet["players"].items():
-            parts.append(f"== {name}\n" + _board_lines(player))
-        winner = sheet.get("winner")
-        parts.append(f"Winner: {winner}" if winner else "Shared win (tie)")
-        return "\n\n".join(parts)
+        return _duel_lines(sheet)
     return _board_lines(sheet)
+
+
+def _duel_lines(sheet: dict[str, Any]) -> str:
+    players: dict[str, dict[str, Any]] = sheet["players"]
+    names = list(players)
+    rows: list[tuple[str, list[Any]]] = []
+    for kind in ("forest", "grain", "village", "track", "stream", "wraparound", "double"):
+        rows.append((f"{kind} tasks", [p["tasks"].get(kind, 0) for p in players.values()]))
+    for kind, label in (("forest", "green flags"), ("grain", "yellow flags"),
+                        ("village", "red flags")):
+        rows.append((label, [p["flags"][kind] for p in players.values()]))
+    rows.append(("longest track", [p["longest"]["track"] for p in players.values()]))
+    rows.append(("longest stream", [p["longest"]["stream"] for p in players.values()]))
+    rows.append(("subtotal", [p.get("subtotal", p["tasks_total"] + p["bonus_total"])
+                              for p in players.values()]))
+    for module in ("module1", "module2"):
+        keys = [k for k, v in next(iter(players.values()))[module].items()
+                if k != "total" and isinstance(v, int)]
+        for key in keys:
+            rows.append((f"  {key}", [p[module].get(key, 0) for p in players.values()]))
+        rows.append((module.replace("module", "Module "),
+                     [p[module]["total"] for p in players.values()]))
+    rows.append(("total", [p["total"] for p in players.values()]))
+    width = max(len(r[0]) for r in rows)
+    cols = [max(len(n), 4) for n in names]
+    lines = [" " * width + "  " + "  ".join(n.rjust(c) for n, c in zip(names, cols, strict=True))]
+    for label, values in rows:
+        lines.append(label.ljust(width) + "  " + "  ".join(
+            str(v).rjust(c) for v, c in zip(values, cols, strict=True)))
+    winner = sheet.get("winner")
+    shared = sheet.get("shared_winners") or []
+    lines.append("")
+    lines.append(f"Winner: {winner}" if winner else f"Shared win: {', '.join(shared)}")
+    for w in sheet.get("warnings", []):
+        lines.append(f"warning: {_warning_text(w)}")
+    for p in players.values():
+        lines.extend(f"warning: {_warning_text(w)}" for w in p.get("warnings", []))
+    return "\n".join(lines)
 
 
 def _board_lines(s: dict[str, Any]) -> str:
