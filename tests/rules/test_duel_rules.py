@@ -220,7 +220,8 @@ def test_cli_score_json_for_a_duel(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_score_text_and_explain_for_a_duel(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", str(DATA / "duel_m1_race_same_turn.dorf")]) == 0
     out = capsys.readouterr().out
-    assert "== red" in out and "== blue" in out and "Shared win" in out
+    header = out.splitlines()[0].split()
+    assert header == ["red", "blue"] and "Shared win: red, blue" in out
     assert main(["score", str(DATA / "duel_m1_race_won.dorf"), "--explain"]) == 0
     out = capsys.readouterr().out
     assert "Winner: red" in out and "Large forest" in out
