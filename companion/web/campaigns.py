@@ -1,0 +1,455 @@
+"""The campaign on the phone: list, sheet with the advancement track, unlock moments,
+next-game set-up, history, share links, export/import and ``POST /api/campaign``.
+
+Representation: blueprint ``campaigns``. A campaign is the storage's rows (games,
+spending, achievements; ``companion.storage.campaigns``) replayed by the rules engine on
+every read; the web adds an owner, share tokens and the confirmed mark (migration 1101,
+``campaign_repo``). Every change is a form POST carrying the campaign ``version`` (the
+in-progress game's version for finishing it) and the CSRF token; it answers with a
+redirect to the sheet (POST-redirect-GET), or for htmx with the sheet fragment. A
+refusal by the engine (an illegal circle, no cross left) changes nothing and re-shows the
+sheet with one line saying why (422); a stale version gets the current sheet with 409.
+
+Spending: each tap crosses one circle and is stored at once as a *pending* row (it
+counts on the sheet and survives a reload); "Undo" takes back the newest pending row,
+"Confirm" makes them final (``campaign_repo``).
+
+Routes:
+  GET  /campaigns                         the group's campaigns, new, import
+  POST /campaigns                         create (name, players)
+  POST /campaigns/import                  import a campaign zip (file)
+  GET  /campaigns/<id>                    the sheet: track, moments, spending, next game
+  GET  /campaigns/<id>/history            games, crosses, score chart, best, average
+  GET  /campaigns/<id>.zip                export;  GET /campaigns/<id>.txt the record
+  POST /campaigns/<id>/cross              cross one circle (version, path, from, circle)
+  POST /campaigns/<id>/undo               undo the newest pending spend/tick (version)
+  POST /campaigns/<id>/confirm            confirm the pending spending (version)
+  POST /campaigns/<id>/achieve            tick an achievement (version, achievement)
+  POST /campaigns/<id>/score              a finished game known by its total (version, score)
+  POST /campaigns/<id>/upload             a finished game's record (version, record|file)
+  POST /campaigns/<id>/games/new          start the next game (its record has unlocked:)
+  GET  /campaigns/<id>/games/<gid>        the game's set-up reminders (finished: its sheet)
+  GET  /campaigns/<id>/games/<gid>/open   open the recorder (or the game page)
+  POST /campaigns/<id>/games/<gid>/finish finish a game in progress (version, score or none)
+  GET  /c/<token>                         share link (look or edit)
+  POST /api/campaign                      campaign record (text/plain) -> sheet JSON
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    jsonify,
+    make_response,
+    redirect,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from companion.rules.campaign import load_campaign
+from companion.rules.campaign_track import PATH_BY_ID
+from companion.rules.errors import CampaignError, RulesError
+from companion.rules.game import replay
+from companion.rules.notation import parse_record
+from companion.storage import archive
+from companion.storage import campaigns as storage
+from companion.storage import games as storage_games
+from companion.storage.errors import StorageError
+from companion.web import access, campaign_repo, repo
+from companion.web.campaign_access import (
+    CampaignDenied,
+    grant,
+    grant_game,
+    shared_ids,
+)
+from companion.web.campaign_access import (
+    load_campaign as load,
+)
+from companion.web.campaign_view import campaign_context
+from companion.web.errors import error_page
+from companion.web.forms import int_field, record_from_form
+from companion.web.games import play_url
+from companion.web.render import is_htmx, render
+from companion.web.security import csrf_exempt, large_upload
+
+bp = Blueprint("campaigns", __name__)
+
+NAME = re.compile(r"^[^\n\r#]{1,60}$")
+PLAYER = re.compile(r"^[^\n\r,:#]{1,40}$")
+ZIP_MAX = 20_000_000
+
+
+# ------------------------------------------------------------------ helpers
+@bp.errorhandler(CampaignDenied)
+def denied(_err: CampaignDenied) -> Response:
+    return error_page(403, _("This campaign belongs to someone else. Ask them for a share "
+                             "link."))
+
+
+def sheet(campaign_id: int, status: int = 200, **extra: Any) -> Response:
+    """The campaign sheet (full page, or the fragment for htmx)."""
+    campaign, level = load(campaign_id)
+    ctx = campaign_context(repo.get_db(), campaign, level, **extra)
+    response = render("campaign/campaign.html", "campaign/_campaign.html", status=status,
+                      **ctx)
+    response.headers["X-Campaign-Version"] = str(campaign["version"])
+    return response
+
+
+def done(campaign_id: int, fresh: list[str] | None = None) -> Response:
+    """After a successful change: redirect to the sheet, or the fresh fragment (htmx)."""
+    if is_htmx():
+        response = sheet(campaign_id, fresh=fresh or [])
+        response.headers["HX-Replace-Url"] = url_for("campaigns.show", campaign_id=campaign_id)
+        return response
+    target = url_for("campaigns.show", campaign_id=campaign_id,
+                     new=",".join(fresh) if fresh else None)
+    return make_response(redirect(target, 303))
+
+
+def go(target: str) -> Response:
+    """To another page: a redirect, or for htmx a full page load (``HX-Redirect``)."""
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return make_response(redirect(target, 303))
+
+
+def stale(campaign_id: int) -> Response:
+    return sheet(campaign_id, status=409, message=_(
+        "Someone else changed this campaign while you were looking at it. Here is the current "
+        "sheet; your change was not saved."))
+
+
+def refused(campaign_id: int, reason: str, status: int = 422) -> Response:
+    return sheet(campaign_id, status=status, error=_("Not done: %(reason)s", reason=reason))
+
+
+def version_field() -> int:
+    version = int_field("version")
+    if version is None:
+        abort(400)
+    return version
+
+
+def fresh_ids(text: str) -> list[str]:
+    return [u for u in text.split(",") if re.fullmatch(r"[a-z0-9-]{1,40}", u)][:20]
+
+
+# -------------------------------------------------------------- list, create, import
+@bp.get("/campaigns")
+def index() -> Response:
+    rows = campaign_repo.campaigns_for(repo.get_db(), access.owner_id(), shared_ids())
+    return render("campaign/index.html", "campaign/_index.html", campaigns=rows,
+                  form={"name": "", "players": ""}, error=None, import_error=None)
+
+
+def _index_error(status: int, form: dict[str, str], error: str | None = None,
+                 import_error: str | None = None) -> Response:
+    rows = campaign_repo.campaigns_for(repo.get_db(), access.owner_id(), shared_ids())
+    return render("campaign/index.html", "campaign/_index.html", status=status,
+                  campaigns=rows, form=form, error=error, import_error=import_error)
+
+
+@bp.post("/campaigns")
+def create() -> Response:
+    form = {"name": request.form.get("name", "").strip(),
+            "players": request.form.get("players", "")}
+    players = [p.strip() for p in form["players"].split(",") if p.strip()]
+    if form["name"] and not NAME.match(form["name"]):
+        return _index_error(400, form, _("Campaign name: up to 60 characters, no '#'."))
+    if any(not PLAYER.match(p) for p in players) or len(set(players)) != len(players):
+        return _index_error(400, form, _("Player names: up to 40 characters each, no ':' or "
+                                         "'#', separated by commas, each once."))
+    try:
+        cid = campaign_repo.create(repo.get_db(), form["name"] or None, players,
+                                   access.owner_id())
+    except CampaignError as err:
+        return _index_error(400, form, str(err))
+    return go(url_for("campaigns.show", campaign_id=cid))
+
+
+@bp.post("/campaigns/import")
+@large_upload
+def import_zip() -> Response:
+    form = {"name": "", "players": ""}
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return _index_error(400, form, import_error=_("Choose a campaign .zip file."))
+    data = upload.read(ZIP_MAX + 1)
+    try:
+        cid = archive.import_campaign_zip(repo.get_db(), data)
+    except StorageError as err:
+        return _index_error(400, form, import_error=_("Not imported: %(reason)s",
+                                                      reason=str(err)))
+    campaign_repo.set_owner(repo.get_db(), cid, access.owner_id())
+    return go(url_for("campaigns.show", campaign_id=cid))
+
+
+# ------------------------------------------------------------------ reading
+@bp.get("/campaigns/<int:campaign_id>")
+def show(campaign_id: int) -> Response:
+    return sheet(campaign_id, fresh=fresh_ids(request.args.get("new", "")))
+
+
+@bp.get("/campaigns/<int:campaign_id>/history")
+def history(campaign_id: int) -> Response:
+    campaign, level = load(campaign_id)
+    db = repo.get_db()
+    ctx = campaign_context(db, campaign, level)
+    ctx["finished"] = {int(g["number"]): g for g in storage.finished_games(db, campaign_id)}
+    return render("campaign/history.html", "campaign/_history.html", **ctx)
+
+
+@bp.get("/campaigns/<int:campaign_id>.zip")
+def export(campaign_id: int) -> Response:
+    load(campaign_id)
+    response = make_response(archive.export_campaign_zip(repo.get_db(), campaign_id))
+    response.mimetype = "application/zip"
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="campaign-{campaign_id}.zip"')
+    return response
+
+
+@bp.get("/campaigns/<int:campaign_id>.txt")
+def record_text(campaign_id: int) -> Response:
+    load(campaign_id)
+    response = make_response(storage.campaign_record_text(repo.get_db(), campaign_id))
+    response.headers["Content-Type"] = "text/plain; charset=utf-8"
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="campaign-{campaign_id}.txt"')
+    return response
+
+
+@bp.get("/c/<token>")
+def shared(token: str) -> Response:
+    found = campaign_repo.by_token(repo.get_db(), token) if len(token) <= 64 else None
+    if found is None:
+        abort(404)
+    campaign_id, level = found
+    grant(campaign_id, level)
+    return make_response(redirect(url_for("campaigns.show", campaign_id=campaign_id), 303))
+
+
+# ------------------------------------------------------------------ spending
+@bp.post("/campaigns/<int:campaign_id>/cross")
+def cross(campaign_id: int) -> Response:
+    load(campaign_id, need="edit")
+    version = version_field()
+    path = request.form.get("path", "")
+    from_hex = request.form.get("from", "")
+    circle = int_field("circle")
+    db = repo.get_db()
+    before = storage.load_state(db, campaign_id)
+    offered = {(c.path, c.from_hex): c.circle for c in before.legal_spends()}
+    if path not in PATH_BY_ID or (path, from_hex) not in offered or (
+            circle is not None and offered[(path, from_hex)] != circle):
+        if storage.get_campaign(db, campaign_id)["version"] != version:
+            return stale(campaign_id)
+        return refused(campaign_id, _("that circle cannot be crossed now (only the circles "
+                                      "next to a reached hex or a crossed circle, while "
+                                      "crosses are left)."))
+    try:
+        after = storage.spend(db, campaign_id, path, 1, from_hex, expected_version=version)
+    except campaign_repo.StaleEditError:
+        return stale(campaign_id)
+    except CampaignError as err:
+        return refused(campaign_id, str(err))
+    return done(campaign_id, after.unlock_log[len(before.unlock_log):])
+
+
+@bp.post("/campaigns/<int:campaign_id>/undo")
+def undo(campaign_id: int) -> Response:
+    campaign, _level = load(campaign_id, need="edit")
+    try:
+        campaign_repo.undo_pending(repo.get_db(), campaign, version_field())
+    except campaign_repo.StaleEditError:
+        return stale(campaign_id)
+    except CampaignError as err:
+        return refused(campaign_id, str(err))
+    return done(campaign_id)
+
+
+@bp.post("/campaigns/<int:campaign_id>/confirm")
+def confirm(campaign_id: int) -> Response:
+    load(campaign_id, need="edit")
+    try:
+        campaign_repo.confirm(repo.get_db(), campaign_id, version_field())
+    except campaign_repo.StaleEditError:
+        return stale(campaign_id)
+    return done(campaign_id)
+
+
+@bp.post("/campaigns/<int:campaign_id>/achieve")
+def achieve(campaign_id: int) -> Response:
+    load(campaign_id, need="edit")
+    version = version_field()
+    achievement = request.form.get("achievement", "")
+    try:
+        storage.achieve(repo.get_db(), campaign_id, achievement, expected_version=version)
+    except campaign_repo.StaleEditError:
+        return stale(campaign_id)
+    except CampaignError as err:
+        return refused(campaign_id, str(err))
+    return done(campaign_id, [achievement])
+
+
+# ------------------------------------------------------------------ games
+@bp.post("/campaigns/<int:campaign_id>/score")
+def score(campaign_id: int) -> Response:
+    load(campaign_id, need="edit")
+    version = version_field()
+    total = int_field("score")
+    if total is None or not 0 <= total <= 1000:
+        return refused(campaign_id, _("type the game's total, a number from 0 to 1000."), 400)
+    try:
+        storage.record_score(repo.get_db(), campaign_id, total, expected_version=version)
+    except campaign_repo.StaleEditError:
+        return stale(campaign_id)
+    except CampaignError as err:
+        return refused(campaign_id, str(err))
+    return done(campaign_id)
+
+
+def _scored(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The sheet of a finished board-game record, or a one-line reason."""
+    try:
+        record = parse_record(text)
+        replay(record)
+    except RulesError as err:
+        return None, str(err)
+    if record.is_duel:
+        return None, _("a campaign game is a board game, not a duel.")
+    sheet_json = repo.sheet_for(text)
+    if sheet_json is None:
+        return None, _("the record cannot be scored.")
+    return sheet_json, None
+
+
+@bp.post("/campaigns/<int:campaign_id>/upload")
+def upload(campaign_id: int) -> Response:
+    load(campaign_id, need="edit")
+    version = version_field()
+    text, error = record_from_form()
+    sheet_json = None
+    if error is None:
+        sheet_json, error = _scored(text)
+    if error is not None or sheet_json is None:
+        return refused(campaign_id, error or "", 400)
+    try:
+        storage.record_score(repo.get_db(), campaign_id, repo.total_of(sheet_json),
+                             record=text, sheet=sheet_json, expected_version=version)
+    except campaign_repo.StaleEditError:
+        return stale(campaign_id)
+    except CampaignError as err:
+        return refused(campaign_id, str(err))
+    return done(campaign_id)
+
+
+def _finished_url(campaign_id: int, game: dict[str, Any]) -> str:
+    """A finished game's score sheet; a game known only by its total has none, so its
+    place in the campaign history instead."""
+    if str(game["record"]).strip():
+        return url_for("games.show", game_id=game["id"])
+    return url_for("campaigns.history", campaign_id=campaign_id)
+
+
+def _has_tiles(text: str) -> bool:
+    try:
+        return any(section.placements for section in parse_record(text).sections)
+    except RulesError:
+        return False
+
+
+def _campaign_game(campaign_id: int, game_id: int) -> dict[str, Any]:
+    try:
+        game = storage_games.get_game(repo.get_db(), game_id)
+    except StorageError:
+        abort(404)
+    if game["campaign_id"] != campaign_id:
+        abort(404)
+    return game
+
+
+@bp.post("/campaigns/<int:campaign_id>/games/new")
+def new_game(campaign_id: int) -> Response:
+    _campaign, level = load(campaign_id, need="edit")
+    game_id = storage.start_campaign_game(repo.get_db(), campaign_id)
+    grant_game(game_id, level)
+    return go(url_for("campaigns.game", campaign_id=campaign_id, game_id=game_id))
+
+
+@bp.get("/campaigns/<int:campaign_id>/games/<int:game_id>")
+def game(campaign_id: int, game_id: int) -> Response:
+    campaign, level = load(campaign_id)
+    found = _campaign_game(campaign_id, game_id)
+    grant_game(game_id, level)
+    if found["status"] == "finished":
+        return make_response(redirect(_finished_url(campaign_id, found), 303))
+    ctx = campaign_context(repo.get_db(), campaign, level)
+    try:
+        unlocked = parse_record(found["record"]).unlocked
+    except RulesError:
+        unlocked = []
+    return render("campaign/game.html", "campaign/_game.html", game=found,
+                  record_unlocked=unlocked, recorder=play_url(game_id), **ctx)
+
+
+@bp.get("/campaigns/<int:campaign_id>/games/<int:game_id>/open")
+def open_game(campaign_id: int, game_id: int) -> Response:
+    _campaign, level = load(campaign_id)
+    found = _campaign_game(campaign_id, game_id)
+    grant_game(game_id, level)
+    if found["status"] == "finished":
+        return make_response(redirect(_finished_url(campaign_id, found), 303))
+    target = play_url(game_id) or url_for("games.show", game_id=game_id)
+    return make_response(redirect(target, 303))
+
+
+@bp.post("/campaigns/<int:campaign_id>/games/<int:game_id>/finish")
+def finish(campaign_id: int, game_id: int) -> Response:
+    load(campaign_id, need="edit")
+    found = _campaign_game(campaign_id, game_id)
+    version = version_field()
+    typed = request.form.get("score", "").strip()
+    sheet_json = None
+    if typed:
+        total = int_field("score")
+        if total is None or not 0 <= total <= 1000:
+            return refused(campaign_id, _("type the game's total, a number from 0 to 1000."),
+                           400)
+    else:
+        sheet_json, error = _scored(found["record"])
+        if sheet_json is not None and not _has_tiles(found["record"]):
+            sheet_json, error = None, _("no tile recorded")
+        if sheet_json is None:
+            return refused(campaign_id, _("the record cannot be scored yet (%(reason)s); "
+                                          "type the total instead.", reason=error), 400)
+        total = repo.total_of(sheet_json)
+    if found["status"] == "finished":
+        return done(campaign_id)
+    try:
+        storage_games.finish_game(repo.get_db(), game_id, version, total, sheet=sheet_json)
+    except campaign_repo.StaleEditError:
+        return stale(campaign_id)
+    except (CampaignError, StorageError) as err:
+        return refused(campaign_id, str(err))
+    return done(campaign_id)
+
+
+# ------------------------------------------------------------------ API
+@bp.post("/api/campaign")
+@csrf_exempt
+def api_campaign() -> tuple[Response, int] | Response:
+    text = request.get_data(as_text=True)
+    try:
+        return jsonify(load_campaign(text).to_json())
+    except RulesError as err:
+        return jsonify({"error": str(err), "line": err.line}), 400

@@ -1,0 +1,69 @@
+"""Languages: English, Brazilian Portuguese, Spanish, German (Flask-Babel).
+
+Representation: the catalogues are ``companion/translations/LOCALE/LC_MESSAGES/
+messages.po``; their compiled ``.mo`` files are (re)built at start-up when
+missing or older than the ``.po`` (so a fresh clone works without a build step).
+The locale comes from the ``lang`` cookie (set by the footer form, ``POST
+/language``) or else from the browser's ``Accept-Language``; English otherwise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, request
+from flask_babel import Babel, get_locale
+
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "pt_BR": "Português (Brasil)",
+    "es": "Español",
+    "de": "Deutsch",
+}
+COOKIE = "lang"
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    tags = {code.replace("_", "-"): code for code in LANGUAGES}
+    best = request.accept_languages.best_match(list(tags), default="en")
+    if best == "en" and any(lang.lower().startswith("pt") for lang, _ in
+                            request.accept_languages):
+        return "pt_BR"
+    return tags.get(best, "en")
+
+
+def current_language() -> str:
+    return str(get_locale() or "en")
+
+
+def ensure_compiled(root: Path = TRANSLATIONS) -> list[Path]:
+    """Compile every ``messages.po`` whose ``.mo`` is missing or stale; return them."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    built: list[Path] = []
+    for po in sorted(root.glob("*/LC_MESSAGES/messages.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        try:
+            with po.open("rb") as fh:
+                catalog = read_po(fh, locale=po.parts[-3])
+            with mo.open("wb") as out:
+                write_mo(out, catalog)
+            built.append(mo)
+        except OSError:  # read-only install: the packaged .mo files are used
+            continue
+    return built
+
+
+def init_app(app: Flask) -> None:
+    ensure_compiled()
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, current_language=current_language)

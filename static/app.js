@@ -1,0 +1,81 @@
+/* Small progressive enhancements (the pages work without this file).
+ * - Score sheet: opening a number's <details data-tiles="q,r q,r" data-player="i"> highlights
+ *   those tiles in the map <svg data-map="i"> of the same [data-sheet] container; tapping an
+ *   explanation item <li data-tiles> highlights only its tiles.
+ * - Language select submits itself; the service worker /sw.js is registered.
+ */
+(function () {
+  "use strict";
+
+  function container(el) { return el.closest("[data-sheet]") || document; }
+
+  function mapFor(el) {
+    var holder = el.closest("[data-player]");
+    var index = holder ? holder.getAttribute("data-player") : "0";
+    return container(el).querySelector('svg[data-map="' + index + '"]') ||
+      container(el).querySelector("svg[data-map]");
+  }
+
+  function clear(root) {
+    root.querySelectorAll(".tile.hl, .tile.dim").forEach(function (t) {
+      t.classList.remove("hl", "dim");
+    });
+  }
+
+  function highlight(svg, tiles) {
+    if (!svg) { return; }
+    clear(svg);
+    var keys = (tiles || "").split(" ").filter(Boolean);
+    if (!keys.length) { return; }
+    svg.querySelectorAll(".tile").forEach(function (t) {
+      t.classList.add(keys.indexOf(t.getAttribute("data-hex")) >= 0 ? "hl" : "dim");
+    });
+  }
+
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (!(d instanceof HTMLDetailsElement) || !d.hasAttribute("data-tiles")) { return; }
+    var root = container(d);
+    if (d.open) {
+      root.querySelectorAll("details[data-tiles][open]").forEach(function (other) {
+        if (other !== d) { other.open = false; }
+      });
+      highlight(mapFor(d), d.getAttribute("data-tiles"));
+    } else if (!root.querySelector("details[data-tiles][open]")) {
+      var svg = mapFor(d);
+      if (svg) { clear(svg); }
+    }
+  }, true);
+
+  document.addEventListener("click", function (ev) {
+    var li = ev.target instanceof Element ? ev.target.closest("li[data-tiles]") : null;
+    if (!li || ev.target.closest("a")) { return; }
+    ev.stopPropagation();
+    container(li).querySelectorAll("li.hl-item").forEach(function (x) { x.classList.remove("hl-item"); });
+    li.classList.add("hl-item");
+    highlight(mapFor(li), li.getAttribute("data-tiles"));
+  });
+
+  document.addEventListener("change", function (ev) {
+    var el = ev.target;
+    if (el instanceof HTMLSelectElement && el.hasAttribute("data-autosubmit") && el.form) {
+      el.form.submit();
+    }
+  });
+
+  document.addEventListener("focusin", function (ev) {
+    if (ev.target instanceof HTMLInputElement && ev.target.classList.contains("share-link")) {
+      ev.target.select();
+    }
+  });
+
+  function init() {
+    document.querySelectorAll(".lang-form").forEach(function (f) { f.classList.add("js-auto"); });
+    if ("serviceWorker" in navigator && window.isSecureContext) {
+      navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+    }
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else { init(); }
+})();

@@ -1,0 +1,172 @@
+"""Disputes answered by the engine ("may this tile go here?", "what happens to my
+tasks?") on any position of a game, and the searchable rules page with its rulings."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.rules.board import Board
+from companion.rules.game import replay
+from companion.rules.hexgrid import Hex
+from companion.rules.notation import parse_record
+from companion.rules.rulings import RULINGS
+from companion.rules.tiles import rotate
+from companion.web import create_app, repo
+from companion.web.disputes import board_at, rule_on
+
+HX = {"HX-Request": "true"}
+OWNER = "disputes-owner"
+# grain/4 task tile at the centre; three more grain tiles would complete it
+GAME = """game: board-game
+0 0 GGGGGG task=grain/4
+0 -1 MMMGMM
+1 -1 MGGMGG flag=grain
+"""
+
+
+@pytest.fixture()
+def app(tmp_path: Path) -> Iterator[Flask]:
+    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
+                      "SECRET_KEY": "test"})
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    c = app.test_client()
+    with c.session_transaction() as s:
+        s["owner"] = OWNER
+    return c
+
+
+@pytest.fixture()
+def game_id(app: Flask) -> int:
+    with app.app_context():
+        return repo.create_game(repo.get_db(), GAME, OWNER)
+
+
+def current_board() -> Board:
+    return replay(parse_record(GAME)).board
+
+
+def test_rule_on_matches_engine_and_leaves_board_unchanged() -> None:
+    board = current_board()
+    before = (dict(board.tiles), [(m.state, m.turn) for m in board.markers])
+    for at, code in ((Hex(1, 0), "MMMMMG"), (Hex(1, 0), "TMMMMM"), (Hex(0, 0), "GGGGGG"),
+                     (Hex(5, 5), "GGGGGG")):
+        ruling = rule_on(board, "board-game", at, code, 0, None)
+        placement = parse_record(f"game: board-game\n{at.q} {at.r} {code}\n").placements[0]
+        assert ruling.reason == board.why_illegal(placement)
+        assert ruling.legal == (ruling.reason is None)
+    assert (dict(board.tiles), [(m.state, m.turn) for m in board.markers]) == before
+
+
+def test_completing_marker_is_reported() -> None:
+    board = current_board()
+    assert board.territory_size(Hex(0, 0), "G") == 3
+    ruling = rule_on(board, "board-game", Hex(1, 0), "GGGGGG", 0, None)
+    assert ruling.legal
+    assert [(c.task, c.at, c.state) for c in ruling.changes] == [
+        ("grain/4", "(0, 0)", "completed")]
+    assert "exactly 4" in ruling.changes[0].reason
+    far = rule_on(board, "board-game", Hex(0, -2), "MMMMMM", 0, None)
+    assert far.legal and not far.changes
+    assert [(c.task, c.state) for c in far.still_active] == [("grain/4", "active")]
+    assert "3 of 4" in far.still_active[0].reason
+
+
+def test_new_task_marker_status_is_reported() -> None:
+    ruling = rule_on(current_board(), "board-game", Hex(1, 0), "GGGGGG", 0, "grain/6")
+    assert ruling.legal
+    assert [(c.task, c.new) for c in ruling.still_active] == [("grain/6", True)]
+
+
+def test_task_tile_refused_when_its_marker_cannot_be_met() -> None:
+    board = current_board()
+    board.push(parse_record("game: board-game\n1 0 GGGGGG\n").placements[0])
+    board.push(parse_record("game: board-game\n0 1 GGGGGG\n").placements[0])
+    ruling = rule_on(board, "board-game", Hex(-1, 1), "GGGGGG", 0, "grain/4")
+    assert not ruling.legal and "would fail at once" in (ruling.reason or "")
+    assert 0 not in ruling.legal_rotations
+
+
+def test_board_at_earlier_position() -> None:
+    record = parse_record(GAME)
+    assert len(board_at(record, None, 1).tiles) == 1
+    assert len(board_at(record, None, None).tiles) == 3
+
+
+def test_dispute_page_legal_and_illegal(client: FlaskClient, game_id: int) -> None:
+    base = f"/games/{game_id}/dispute"
+    ok = client.get(f"{base}?q=1&r=0&code=MMMMMG&rotation=0")
+    assert ok.status_code == 200 and b"Yes, this tile may go here." in ok.data
+    bad = client.get(f"{base}?q=1&r=0&code=TMMMMM&rotation=0", headers=HX)
+    assert bad.status_code == 200 and b"No, this tile may not go here:" in bad.data
+    assert b"<html" not in bad.data
+    reason = current_board().why_illegal(parse_record(
+        "game: board-game\n1 0 TMMMMM\n").placements[0])
+    assert reason and reason.replace("'", "&#39;") in bad.get_data(as_text=True)
+    far = client.get(f"{base}?q=9&r=9&code=GGGGGG")
+    assert b"touches no placed tile" in far.data
+    rotated = client.get(f"{base}?q=1&r=0&code=MMMMMG&rotation=3").get_data(as_text=True)
+    assert f"<code>1 0 {rotate('MMMMMG', 3)}</code>" in rotated
+
+
+def test_dispute_at_earlier_turn(client: FlaskClient, game_id: int) -> None:
+    html = client.get(f"/games/{game_id}/dispute?q=0&r=-1&code=MMMGMM&turn=1").get_data(
+        as_text=True)
+    assert "Yes, this tile may go here." in html and "after 1 placement" in html
+
+
+def test_dispute_bad_input_is_one_line(client: FlaskClient, game_id: int) -> None:
+    r = client.get(f"/games/{game_id}/dispute?q=a&r=0&code=GGGGGG")
+    assert r.status_code == 400 and b"two whole numbers" in r.data
+    r = client.get(f"/games/{game_id}/dispute?q=1&r=0&code=GGGGGX")
+    assert r.status_code == 400 and b"Traceback" not in r.data
+    r = client.get(f"/games/{game_id}/dispute?q=1&r=0&code=GGGGGG&task=forest/9")
+    assert r.status_code == 400
+
+
+def test_dispute_needs_access(app: Flask, game_id: int) -> None:
+    assert app.test_client().get(f"/games/{game_id}/dispute").status_code == 403
+
+
+def test_rules_page_shows_every_ruling_with_switch(client: FlaskClient) -> None:
+    html = client.get("/rules").get_data(as_text=True)
+    for rid, ruling in RULINGS.items():
+        assert f'id="{rid}"' in html
+        if ruling.switchable:
+            assert f"<code>rulings: {rid}=off</code>" in html
+    assert html.count("cannot be switched off") == sum(
+        not r.switchable for r in RULINGS.values())
+
+
+def test_rules_search_filters_sections(client: FlaskClient) -> None:
+    everything = client.get("/rules").get_data(as_text=True)
+    flags = client.get("/rules?q=flag").get_data(as_text=True)
+    assert len(re.findall(r'class="rule-section"', flags)) < len(
+        re.findall(r'class="rule-section"', everything))
+    assert "yellow flag" in flags and "Placing a tile" not in flags
+    hill = client.get("/rules?q=hill distance").get_data(as_text=True)
+    assert 'id="R-5"' in hill and 'id="R-2"' not in hill
+    none = client.get("/rules?q=zzzqqq")
+    assert b"Nothing matches" in none.data
+    frag = client.get("/rules?q=flag", headers=HX)
+    assert b"<html" not in frag.data and b"yellow flag" in frag.data
+
+
+def test_free_spaces_are_links_keeping_the_question(client: FlaskClient, game_id: int) -> None:
+    html = client.get(f"/games/{game_id}/dispute?q=1&r=0&code=TMMMMM&rotation=2").get_data(
+        as_text=True)
+    links = re.findall(r'<a href="([^"]+)" class="free-link">', html)
+    frontier = current_board().frontier()
+    assert len(links) == len(frontier)
+    for h in frontier:
+        assert any(f"q={h.q}&amp;r={h.r}" in link and "code=TMMMMM" in link
+                   and "rotation=2" in link for link in links), h
+    assert 'class="free asked"' in html
