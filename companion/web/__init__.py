@@ -13,6 +13,7 @@ headers, CSP), ``errors`` (friendly error pages), ``i18n`` (Flask-Babel),
 
 from __future__ import annotations
 
+import sys
 from datetime import timedelta
 from importlib import import_module
 from importlib.util import find_spec
@@ -22,6 +23,8 @@ from typing import Any
 from flask import Flask
 
 ROOT = Path(__file__).resolve().parents[2]
+if not (ROOT / "templates").is_dir():  # installed from a wheel: see pyproject data-files
+    ROOT = Path(sys.prefix) / "share" / "companion"
 
 # Feature blueprints written separately, registered when their module is present:
 # the map recorder (issue 5 items 2-3), campaigns, scoring from a photo.
