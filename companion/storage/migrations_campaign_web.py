@@ -19,24 +19,14 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from companion.storage.migrations import Migration, run_statements
+from companion.storage.migrations import Migration
+from companion.storage.migrations_web import add_owner_and_share_tokens
 
 
 def _1101_campaign_owner_tokens_confirmed(db: sqlite_utils.Database) -> None:
-    columns = set(db.table("campaigns").columns_dict)
-    for name in ("owner", "view_token", "edit_token"):
-        if name not in columns:
-            db.execute(f"ALTER TABLE campaigns ADD COLUMN {name} TEXT")
-    if "confirmed_seq" not in columns:
+    add_owner_and_share_tokens(db, "campaigns")
+    if "confirmed_seq" not in db.table("campaigns").columns_dict:
         db.execute("ALTER TABLE campaigns ADD COLUMN confirmed_seq INTEGER NOT NULL DEFAULT 0")
-    run_statements(
-        db,
-        """
-        CREATE INDEX IF NOT EXISTS campaigns_owner ON campaigns(owner, updated);
-        CREATE UNIQUE INDEX IF NOT EXISTS campaigns_view_token ON campaigns(view_token);
-        CREATE UNIQUE INDEX IF NOT EXISTS campaigns_edit_token ON campaigns(edit_token)
-        """,
-    )
 
 
 CAMPAIGN_WEB_MIGRATIONS: tuple[Migration, ...] = (

@@ -18,19 +18,25 @@ import sqlite_utils
 from companion.storage.migrations import Migration, run_statements
 
 
-def _1001_owner_and_share_tokens(db: sqlite_utils.Database) -> None:
-    columns = set(db.table("games").columns_dict)
+def add_owner_and_share_tokens(db: sqlite_utils.Database, table: str) -> None:
+    """Add ``owner``, ``view_token`` and ``edit_token`` to ``table``, an index on the
+    owner and unique indexes on the tokens (idempotent)."""
+    columns = set(db.table(table).columns_dict)
     for name in ("owner", "view_token", "edit_token"):
         if name not in columns:
-            db.execute(f"ALTER TABLE games ADD COLUMN {name} TEXT")
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {name} TEXT")
     run_statements(
         db,
-        """
-        CREATE INDEX IF NOT EXISTS games_owner ON games(owner, updated);
-        CREATE UNIQUE INDEX IF NOT EXISTS games_view_token ON games(view_token);
-        CREATE UNIQUE INDEX IF NOT EXISTS games_edit_token ON games(edit_token)
+        f"""
+        CREATE INDEX IF NOT EXISTS {table}_owner ON {table}(owner, updated);
+        CREATE UNIQUE INDEX IF NOT EXISTS {table}_view_token ON {table}(view_token);
+        CREATE UNIQUE INDEX IF NOT EXISTS {table}_edit_token ON {table}(edit_token)
         """,
     )
+
+
+def _1001_owner_and_share_tokens(db: sqlite_utils.Database) -> None:
+    add_owner_and_share_tokens(db, "games")
 
 
 WEB_MIGRATIONS: tuple[Migration, ...] = (
