@@ -6,7 +6,9 @@ variables of ``templates/photo/_review.html``: ``overlays`` (one
 ``play_map.MapView`` of the board the engine replayed, the first illegal tile
 highlighted, free hexes linking to ``?add=Q,R``), ``verdict``, and ``editor``: an
 ``Editor`` for the tile in ``?tile=Q,R`` or the free hex in ``?add=Q,R`` (None when
-neither), with its rotations, catalogue suggestions and edge rows.
+neither), with its rotations, catalogue suggestions and edge rows. Edge names
+(``EdgeRow.name``) and the terrain, task and flag options are ``(value, label)`` with
+the label in the page's language.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import url_for
+from flask_babel import lazy_gettext as _l
+from flask_babel import pgettext
 from werkzeug.routing import BuildError
 
-from companion.rules.hexgrid import EDGE_NAMES, Hex
+from companion.rules.hexgrid import Hex
 from companion.rules.notation import FLAG_TYPES, TASK_TYPES
 from companion.rules.tiles import TERRAINS, rotate
 from companion.web import access, repo
@@ -30,6 +34,23 @@ from companion.web.play_view import parse_hex
 
 TASK_VALUES = (4, 5, 6, 7)
 SUGGESTIONS = 8
+TERRAIN_LABELS = {
+    "forest": _l("Forest"), "grain": _l("Grain"), "village": _l("Village"),
+    "track": _l("Track"), "stream": _l("Stream"), "meadow": _l("Meadow"),
+}
+
+
+def edge_names() -> tuple[str, ...]:
+    """``hexgrid.EDGE_NAMES`` (N, NE, SE, S, SW, NW) as compass points of the page's
+    language, edge 0 first."""
+    return (pgettext("compass point", "N"), pgettext("compass point", "NE"),
+            pgettext("compass point", "SE"), pgettext("compass point", "S"),
+            pgettext("compass point", "SW"), pgettext("compass point", "NW"))
+
+
+def labelled(values: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
+    """Notation values (terrain names) with their translated labels, for <select>s."""
+    return [(v, str(TERRAIN_LABELS.get(v, v))) for v in values]
 
 
 @dataclass(frozen=True)
@@ -89,7 +110,8 @@ def editor_for(review: Review, at: Hex) -> Editor:
     if tile is None:
         code = "".join(f or "M" for f in facing)
         found = suggestions(facing, [1.0] * 6, SUGGESTIONS)
-        edges = [EdgeRow(e, EDGE_NAMES[e], code[e], facing=facing[e]) for e in range(6)]
+        names = edge_names()
+        edges = [EdgeRow(e, names[e], code[e], facing=facing[e]) for e in range(6)]
         return Editor(at, None, code,
                       catalogue=_choices([(s.code, s.section) for s in found], None),
                       edges=edges)
@@ -102,12 +124,13 @@ def editor_for(review: Review, at: Hex) -> Editor:
         if c not in [r for r, _n in rotations]:
             rotations.append((c, str(k)))
     kind, value = tile.task
+    names = edge_names()
     return Editor(
         at, tile, tile.code,
         rotations=_choices(rotations, tile.code),
         catalogue=_choices([(s.code, s.section) for s in found if s.code != tile.code]
                            [:SUGGESTIONS], tile.code),
-        edges=[EdgeRow(e, EDGE_NAMES[e], tile.code[e], e in doubtful, e in bad, facing[e])
+        edges=[EdgeRow(e, names[e], tile.code[e], e in doubtful, e in bad, facing[e])
                for e in range(6)],
         task_type=kind, task_value=value, flag=str(tile.attributes.get("flag", "")))
 
@@ -153,6 +176,8 @@ def review_context(game: dict[str, Any], level: str, draft: store.StoredReview,
         doubtful_count=sum(len(t.doubtful()) for t in review.tiles.values()),
         mismatch_count=sum(len(v) for v in mismatches.values()) // 2,
         alt_count=sum(1 for t in review.tiles.values() if t.alt),
-        recorded_tiles=summary["tiles"], terrains=list(TERRAINS.items()),
-        task_types=TASK_TYPES, task_values=TASK_VALUES, flag_types=FLAG_TYPES,
+        recorded_tiles=summary["tiles"],
+        terrains=[(letter, str(TERRAIN_LABELS[name])) for letter, name in TERRAINS.items()],
+        task_types=labelled(TASK_TYPES), task_values=TASK_VALUES,
+        flag_types=labelled(FLAG_TYPES),
         end_url=end_url(int(game["id"])), error=error, notice=notice)

@@ -11,18 +11,11 @@ never downloads a browser.
 from __future__ import annotations
 
 import re
-import tempfile
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
+import webtools
+from webtools import BROWSER
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 RECORD = """game: board-game
 players: Ana, Rui
 0 0 GGGGGG task=grain/4
@@ -31,50 +24,11 @@ players: Ana, Rui
 1 0 MMMMMG
 """
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
-]
-
-
-@pytest.fixture()
-def live_server(tmp_path: Path) -> Iterator[str]:
-    from werkzeug.serving import make_server
-
-    from companion.web import create_app
-
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "live.sqlite"),
-                      "SECRET_KEY": "browser-test"})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-
-
-@pytest.fixture()
-def page(live_server: str) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
-            viewport={"width": 390, "height": 844}, device_scale_factor=2,
-            is_mobile=True, has_touch=True, base_url=live_server,
-        )
-        try:
-            tab = context.pages[0] if context.pages else context.new_page()
-            tab.set_default_timeout(15000)
-            yield tab
-        finally:
-            context.close()
+pytestmark = BROWSER
 
 
 def shot(page: Any, name: str, full: bool = False) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"campaign-{name}.png"), full_page=full)
+    webtools.shot(page, f"campaign-{name}", full_page=full)
 
 
 def tap_circle(page: Any) -> None:

@@ -18,98 +18,36 @@ the final map must equal the truth and the sheet's total the truth's score.
 
 from __future__ import annotations
 
-import os
 import re
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+import webtools
+from webtools import BROWSER, ROOT, LiveServer
 
 from companion.rules.hexgrid import Hex
 from companion.rules.mapmerge import best_alignment
 from companion.rules.notation import Placement, parse_record, write_record
 from companion.rules.sheet import score_text
-from companion.web import create_app, repo
-from companion.web import photo_store as store
 from companion.web.photo_review import Review
 
-pytestmark = pytest.mark.browser
+pytestmark = BROWSER
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 PHOTO = ROOT / "sample_photos" / "wood-from-above.jpg"
 TRUTH = PHOTO.with_suffix(".dorf")
-VIEWPORT = {"width": 390, "height": 844}
 
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium)", allow_module_level=True)
 if not PHOTO.exists():
     pytest.skip("sample_photos/ is missing: run python -m companion.vision.render --samples "
                 "sample_photos", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-
-class LiveServer:
-    def __init__(self, app: Flask) -> None:
-        from werkzeug.serving import make_server
-
-        self.app = app
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def record(self, game_id: int) -> str:
-        with self.app.app_context():
-            return str(repo.get_game(repo.get_db(), game_id)["record"])
-
-    def review(self, game_id: int) -> Review:
-        with self.app.app_context():
-            found = store.get_review(repo.get_db(), game_id)
-        assert found is not None
-        return Review.from_json(found.state)
 
 
 @pytest.fixture()
-def live(tmp_path: Path) -> Iterator[LiveServer]:
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "browser.sqlite"),
-                      "SECRET_KEY": "browser-test"})
-    server = LiveServer(app)
-    server.thread.start()
-    try:
-        yield server
-    finally:
-        server.server.shutdown()
-        server.thread.join(timeout=5)
-
-
-@pytest.fixture()
-def page(tmp_path: Path) -> Iterator[Any]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
-            args=ARGS, viewport=VIEWPORT, device_scale_factor=2, is_mobile=True,
-            has_touch=True, service_workers="block", locale="en-US")
-        context.set_default_timeout(20_000)
-        page = context.pages[0] if context.pages else context.new_page()
-        page.csp_errors = []  # type: ignore[attr-defined]
-        page.on("console", lambda m: "Content Security Policy" in m.text
-                and page.csp_errors.append(m.text))  # type: ignore[attr-defined]
-        try:
-            yield page
-            assert page.csp_errors == [], "the page broke its content security policy"  # type: ignore[attr-defined]
-        finally:
-            context.close()
+def page_timeout() -> int:
+    return 20_000
 
 
 def shot(page: Any, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"photo-{name}.png"), full_page=True)
+    webtools.shot(page, f"photo-{name}")
 
 
 # --------------------------------------------------------------- the truth

@@ -14,80 +14,15 @@ offline case (a placement made offline is kept and sent when back online).
 
 from __future__ import annotations
 
-import os
-import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from flask import Flask
+import webtools
+from webtools import BROWSER, LiveServer
 
 from companion.rules.notation import parse_record
-from companion.web import create_app, repo
 
-pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-VIEWPORT = {"width": 390, "height": 844}
-
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-
-class LiveServer:
-    def __init__(self, app: Flask) -> None:
-        from werkzeug.serving import make_server
-
-        self.app = app
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def record(self, game_id: int) -> str:
-        with self.app.app_context():
-            return str(repo.get_game(repo.get_db(), game_id)["record"])
-
-    def placements(self, game_id: int) -> int:
-        return sum(len(s.placements) for s in parse_record(self.record(game_id)).sections)
-
-
-@pytest.fixture()
-def live(tmp_path: Path) -> Iterator[LiveServer]:
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "browser.sqlite"),
-                      "SECRET_KEY": "browser-test"})
-    server = LiveServer(app)
-    server.thread.start()
-    try:
-        yield server
-    finally:
-        server.server.shutdown()
-        server.thread.join(timeout=5)
-
-
-@pytest.fixture()
-def page(tmp_path: Path) -> Iterator[Any]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
-            args=ARGS, viewport=VIEWPORT, device_scale_factor=2, is_mobile=True,
-            has_touch=True, service_workers="block", locale="en-US")
-        context.set_default_timeout(15_000)
-        page = context.pages[0] if context.pages else context.new_page()
-        page.csp_errors = []  # type: ignore[attr-defined]
-        page.on("console", lambda m: "Content Security Policy" in m.text
-                and page.csp_errors.append(m.text))  # type: ignore[attr-defined]
-        try:
-            yield page
-            assert page.csp_errors == [], "the page broke its content security policy"  # type: ignore[attr-defined]
-        finally:
-            context.close()
+pytestmark = BROWSER
 
 
 def wait_pending(page: Any, n: int, timeout: float = 30.0) -> None:
@@ -102,7 +37,7 @@ def wait_pending(page: Any, n: int, timeout: float = 30.0) -> None:
 
 
 def shot(page: Any, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"play-{name}.png"), full_page=True)
+    webtools.shot(page, f"play-{name}")
 
 
 def start_game(page: Any, live: LiveServer) -> int:

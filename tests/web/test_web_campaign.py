@@ -10,13 +10,13 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from webtools import HX, csrf_token
 
 from companion.commands import campaign as campaign_cli
 from companion.rules.campaign import load_campaign, setup_reminders, unlocked_header
@@ -24,18 +24,11 @@ from companion.rules.campaign_stats import campaign_stats
 from companion.rules.campaign_track import PATHS, TOTAL_CIRCLES
 from companion.rules.notation import parse_record
 from companion.storage import campaigns as storage
-from companion.web import create_app, repo
+from companion.web import repo
 
-HX = {"HX-Request": "true"}
 MILL = "game: board-game\n0 0 GGGGGG task=grain/4 mill\n" + "".join(
     f"{q} {r} GGGGGG\n" for q, r in [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)])
 SMALL = "game: board-game\n0 0 GGGGGG task=grain/4\n0 -1 MMMGMM\n"
-
-
-@pytest.fixture()
-def app(tmp_path: Path) -> Iterator[Flask]:
-    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                      "SECRET_KEY": "test"})
 
 
 class Browser:
@@ -44,10 +37,7 @@ class Browser:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.c: FlaskClient = app.test_client()
-        html = self.c.get("/campaigns").get_data(as_text=True)
-        found = re.search(r'name="csrf-token" content="([^"]+)"', html)
-        assert found
-        self.token = found.group(1)
+        self.token = csrf_token(self.c, "/campaigns")
 
     def get(self, url: str, htmx: bool = False) -> Any:
         return self.c.get(url, headers=HX if htmx else {})

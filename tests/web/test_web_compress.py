@@ -4,19 +4,9 @@ on a phone at the table), and left alone for clients that do not."""
 from __future__ import annotations
 
 import gzip
-from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
-
-from companion.web import create_app
-
-
-@pytest.fixture()
-def client(tmp_path: Path) -> FlaskClient:
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                      "SECRET_KEY": "test"})
-    return app.test_client()
 
 
 @pytest.mark.parametrize("url", ["/", "/rules", "/static/htmx-2.0.11.min.js", "/static/app.css"])

@@ -4,12 +4,11 @@ tasks?") on any position of a game, and the searchable rules page with its rulin
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from webtools import HX
 
 from companion.rules.board import Board
 from companion.rules.game import replay
@@ -17,10 +16,9 @@ from companion.rules.hexgrid import Hex
 from companion.rules.notation import parse_record
 from companion.rules.rulings import RULINGS
 from companion.rules.tiles import rotate
-from companion.web import create_app, repo
+from companion.web import repo
 from companion.web.disputes import board_at, rule_on
 
-HX = {"HX-Request": "true"}
 OWNER = "disputes-owner"
 # grain/4 task tile at the centre; three more grain tiles would complete it
 GAME = """game: board-game
@@ -31,17 +29,8 @@ GAME = """game: board-game
 
 
 @pytest.fixture()
-def app(tmp_path: Path) -> Iterator[Flask]:
-    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                      "SECRET_KEY": "test"})
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    c = app.test_client()
-    with c.session_transaction() as s:
-        s["owner"] = OWNER
-    return c
+def owner() -> str:
+    return OWNER
 
 
 @pytest.fixture()

@@ -5,34 +5,13 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from webtools import HX, RECORD, browser
 
 from companion.rules.notation import parse_record
-from companion.web import create_app, repo
-
-HX = {"HX-Request": "true"}
-DATA = Path(__file__).parents[1] / "data"
-RECORD = (DATA / "bg_flags_closed_open.dorf").read_text()
-
-
-@pytest.fixture()
-def app(tmp_path: Path) -> Iterator[Flask]:
-    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                      "SECRET_KEY": "test"})
-
-
-def browser(app: Flask) -> tuple[FlaskClient, str]:
-    """A client with its own cookie identity, and its CSRF token."""
-    c = app.test_client()
-    html = c.get("/").get_data(as_text=True)
-    found = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert found
-    return c, found.group(1)
+from companion.web import repo
 
 
 def stored(app: Flask, game_id: int) -> dict[str, object]:

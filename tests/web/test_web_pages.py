@@ -8,32 +8,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from webtools import HX, RECORD
 
-from companion.web import create_app, repo
+from companion.web import repo
 
-HX = {"HX-Request": "true"}
 OWNER = "pages-owner"
-RECORD = (Path(__file__).parents[1] / "data" / "bg_flags_closed_open.dorf").read_text()
 
 
 @pytest.fixture()
-def app(tmp_path: Path) -> Iterator[Flask]:
-    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                      "SECRET_KEY": "test"})
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    c = app.test_client()
-    with c.session_transaction() as s:
-        s["owner"] = OWNER
-    return c
+def owner() -> str:
+    return OWNER
 
 
 def make_game(app: Flask, text: str = RECORD, owner: str = OWNER) -> int:

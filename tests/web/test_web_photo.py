@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -22,6 +21,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
+from webtools import HX, browser
 
 from companion.rules.game import replay
 from companion.rules.hexgrid import Hex
@@ -33,27 +33,12 @@ from companion.web import photo_store as store
 from companion.web.photo_image import CleanPhoto, normalise
 from companion.web.photo_review import Review, from_scan, verdict
 
-HX = {"HX-Request": "true"}
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 PHOTO = SAMPLES / "wood-from-above.jpg"
 
 if not PHOTO.exists():
     pytest.skip("sample_photos/ is missing: run python -m companion.vision.render --samples "
                 "sample_photos", allow_module_level=True)
-
-
-@pytest.fixture()
-def app(tmp_path: Path) -> Iterator[Flask]:
-    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                      "SECRET_KEY": "test"})
-
-
-def browser(app: Flask) -> tuple[FlaskClient, str]:
-    c = app.test_client()
-    html = c.get("/").get_data(as_text=True)
-    found = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert found
-    return c, found.group(1)
 
 
 def new_game(c: FlaskClient, tok: str, kind: str = "board-game") -> int:

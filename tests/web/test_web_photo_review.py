@@ -17,13 +17,14 @@ from typing import Any
 import pytest
 from flask import Flask
 from PIL import Image
+from webtools import browser
 
 from companion.rules.game import replay
 from companion.rules.hexgrid import Hex
 from companion.rules.notation import Placement, format_placement, parse_record
 from companion.rules.tiles import rotate
-from companion.web import create_app, repo
 from companion.web import photo_store as store
+from companion.web import repo
 from companion.web.photo_review import (
     Review,
     ReviewError,
@@ -184,27 +185,18 @@ def test_suggestions_rank_the_nearest_catalogue_rotation() -> None:
 
 
 # ------------------------------------------------- formats via the route
-@pytest.fixture()
-def app(tmp_path: Path) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                       "SECRET_KEY": "test"})
-
-
 @pytest.mark.parametrize("fmt", ["PNG", "HEIF"])
 def test_png_and_heic_photos_are_accepted(app: Flask, fmt: str) -> None:
     import pillow_heif
 
     pillow_heif.register_heif_opener()
-    c = app.test_client()
-    tok = re.search(r'name="csrf-token" content="([^"]+)"',
-                    c.get("/").get_data(as_text=True))
-    assert tok
-    r = c.post("/games/new", data={"csrf_token": tok.group(1), "kind": "board-game"})
+    c, tok = browser(app)
+    r = c.post("/games/new", data={"csrf_token": tok, "kind": "board-game"})
     game_id = int(re.findall(r"\d+", r.headers["Location"])[-1])
     out = io.BytesIO()
     Image.open(SAMPLES / "wood-from-above.jpg").save(out, fmt)
     r = c.post(f"/games/{game_id}/photos", content_type="multipart/form-data",
-               data={"csrf_token": tok.group(1), "photo": (io.BytesIO(out.getvalue()), "t")})
+               data={"csrf_token": tok, "photo": (io.BytesIO(out.getvalue()), "t")})
     assert r.status_code == 303, r.get_data(as_text=True)
     with app.app_context():
         rows = store.photos_of(repo.get_db(), game_id)

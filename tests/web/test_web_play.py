@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from webtools import HX
 
 from companion.rules.notation import parse_record
 from companion.web import create_app, repo
 
-HX = {"HX-Request": "true"}
 OWNER = "owner-of-the-test-games"
 
 
@@ -31,11 +31,8 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 
 
 @pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    c = app.test_client()
-    with c.session_transaction() as s:
-        s["owner"] = OWNER
-    return c
+def owner() -> str:
+    return OWNER
 
 
 def new_game(app: Flask, text: str, owner: str = OWNER) -> int:

@@ -6,40 +6,19 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
+from webtools import DATA, HX, RECORD, csrf_token
 
 from companion.rules.sheet import score_text
-from companion.web import create_app
 from companion.web.sheet_view import duel_rows, pad_rows, tiles_attr
 
-HX = {"HX-Request": "true"}
-DATA = Path(__file__).parents[1] / "data"
-RECORD = (DATA / "bg_flags_closed_open.dorf").read_text()
 PAD_ORDER = ["B1", "B2", "B3", "B4", "B5", "S1", "C1", "C2", "C3", "D1", "D2", "S2",
              "S3", "H"]
 
 
-@pytest.fixture()
-def app(tmp_path: Path) -> Iterator[Flask]:
-    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                      "SECRET_KEY": "test"})
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
 def token(client: FlaskClient) -> str:
-    html = client.get("/score").get_data(as_text=True)
-    found = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert found
-    return found.group(1)
+    return csrf_token(client, "/score")
 
 
 def post_score(client: FlaskClient, text: str, headers: dict[str, str] | None = None,

@@ -4,35 +4,17 @@ without stack traces, language choice (Accept-Language, the footer switch)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from webtools import HX, RECORD, csrf_token
 
 from companion.web import create_app, repo
 
-HX = {"HX-Request": "true"}
-RECORD = (Path(__file__).parents[1] / "data" / "bg_flags_closed_open.dorf").read_text()
-
-
-@pytest.fixture()
-def app(tmp_path: Path) -> Iterator[Flask]:
-    yield create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"),
-                      "SECRET_KEY": "test"})
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
 
 def token(client: FlaskClient) -> str:
-    found = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").get_data(
-        as_text=True))
-    assert found
-    return found.group(1)
+    return csrf_token(client)
 
 
 def forms(app: Flask, client: FlaskClient) -> list[str]:
