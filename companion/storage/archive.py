@@ -20,6 +20,7 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Callable
 from typing import Any
 
 import sqlite_utils
@@ -64,8 +65,13 @@ def _read(zf: zipfile.ZipFile, name: str) -> str:
         raise StorageError(f"{name}: not UTF-8 text") from None
 
 
-def import_campaign_zip(db: sqlite_utils.Database, data: bytes) -> int:
-    """Import a campaign exported by ``export_campaign_zip``; return the new campaign id."""
+def import_campaign_zip(
+    db: sqlite_utils.Database, data: bytes,
+    on_insert: Callable[[sqlite_utils.Database, int], None] | None = None,
+) -> int:
+    """Import a campaign exported by ``export_campaign_zip``; return the new campaign id.
+    ``on_insert(db, campaign_id)`` runs inside the same transaction (e.g. to set the
+    owner), so the import is all or nothing."""
     if len(data) > MAX_BYTES:
         raise StorageError("the campaign archive is too large")
     try:
@@ -111,13 +117,16 @@ def import_campaign_zip(db: sqlite_utils.Database, data: bytes) -> int:
                 game_records[int(m[1])] = text
             else:
                 drafts.append(text)
-    return _write(db, record, game_records, sheets, drafts)
+    return _write(db, record, game_records, sheets, drafts, on_insert)
 
 
 def _write(db: sqlite_utils.Database, record: Any, game_records: dict[int, str],
-           sheets: dict[int, Any], drafts: list[str]) -> int:
+           sheets: dict[int, Any], drafts: list[str],
+           on_insert: Callable[[sqlite_utils.Database, int], None] | None) -> int:
     with transaction(db):
         cid = campaigns.insert_campaign_row(db, record.name, record.players)
+        if on_insert is not None:
+            on_insert(db, cid)
         number = 0
         game_id = 0
         for event in record.events:

@@ -31,7 +31,7 @@ __all__ = [
     "create",
     "last_seq",
     "pending_count",
-    "set_owner",
+    "assign_owner",
 ]
 
 
@@ -50,10 +50,10 @@ def create(db: sqlite_utils.Database, name: str | None, players: list[str], owne
     return cid
 
 
-def set_owner(db: sqlite_utils.Database, campaign_id: int, owner: str) -> None:
-    """Give an imported campaign to this browser (new share tokens)."""
-    with transaction(db):
-        _tokens(db, campaign_id, owner)
+def assign_owner(db: sqlite_utils.Database, campaign_id: int, owner: str) -> None:
+    """Give a campaign to this browser with new share tokens (inside the caller's
+    transaction: an import passes it as ``on_insert``)."""
+    _tokens(db, campaign_id, owner)
 
 
 def by_token(db: sqlite_utils.Database, token: str) -> tuple[int, str] | None:

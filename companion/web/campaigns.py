@@ -185,11 +185,13 @@ def import_zip() -> Response:
         return _index_error(400, form, import_error=_("Choose a campaign .zip file."))
     data = upload.read(ZIP_MAX + 1)
     try:
-        cid = archive.import_campaign_zip(repo.get_db(), data)
+        owner = access.owner_id()
+        cid = archive.import_campaign_zip(
+            repo.get_db(), data,
+            on_insert=lambda db, new_id: campaign_repo.assign_owner(db, new_id, owner))
     except StorageError as err:
         return _index_error(400, form, import_error=_("Not imported: %(reason)s",
                                                       reason=str(err)))
-    campaign_repo.set_owner(repo.get_db(), cid, access.owner_id())
     return go(url_for("campaigns.show", campaign_id=cid))
 
 
