@@ -177,3 +177,20 @@ def test_names_that_would_not_round_trip_are_refused(
     with pytest.raises(CampaignError, match=message):
         camp.create_campaign(db, name, players)
     assert db.execute("SELECT COUNT(*) FROM campaigns").fetchone()[0] == 0
+
+
+def test_import_is_all_or_nothing_with_its_on_insert_step(tmp_path: Path) -> None:
+    db = open_db(tmp_path / "one.db")
+    data = export_campaign_zip(db, import_long(db))
+    other = open_db(tmp_path / "two.db")
+
+    def fail(_db: sqlite_utils.Database, _cid: int) -> None:
+        raise RuntimeError("owner could not be set")
+
+    with pytest.raises(RuntimeError):
+        import_campaign_zip(other, data, on_insert=fail)
+    assert other.execute("SELECT COUNT(*) FROM campaigns").fetchone()[0] == 0
+    assert other.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+    seen: list[int] = []
+    cid = import_campaign_zip(other, data, on_insert=lambda _db, new: seen.append(new))
+    assert seen == [cid]
