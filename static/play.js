@@ -159,6 +159,8 @@
     var input = e.target.closest("[data-filter]");
     if (!input) { return; }
     var pattern = input.value.toUpperCase().replace(/[^FGVTSM]/g, "");
+    var box = input.closest(".chooser").querySelector(".catalogue-box");
+    if (box && pattern) { box.open = true; }
     var list = input.closest(".chooser").querySelector(".catalogue");
     list.querySelectorAll("li[data-code]").forEach(function (li) {
       li.hidden = !matches(pattern, li.dataset.code);
