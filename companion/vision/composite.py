@@ -1,0 +1,202 @@
+"""Assembled-map photos made of *real* tile crops (test-time evaluation data).
+
+Representation: a ``RealTile`` is one tile cut out of the development photos in
+``<repo>/../shared/tiles`` (never copied into the project), rectified to the standard
+flat-topped hexagon of ``companion.vision.rectify`` (BGR, black outside), with the
+code it shows *as it lies in the crop*: ``rotate(catalogue code, k)``, ``k`` from the
+hand-checked ``tests/data/real_tiles_rotation.json``. ``composite_record`` lays
+those crops out following a record whose tiles are drawn from the real set (turning
+each crop by multiples of 60 degrees to the record's code), then runs the same
+camera, lighting and sensor pipeline as ``render`` and returns the same ``Rendered``
+ground truth. Everything returns ``None`` / raises ``FileNotFoundError`` when the
+shared folder is absent, so tests can skip.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import cv2
+import numpy as np
+
+from companion.rules.tiles import canonical, rotate
+from companion.vision.render import Rendered, render_tiles
+from companion.vision.render_art import draw_flag, draw_marker, hexagon
+from companion.vision.render_records import (
+    LaidTile,
+    PoolTile,
+    laid_tiles,
+    legal_random_record,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ANNOTATIONS = REPO_ROOT / "tests" / "data" / "real_tiles_rotation.json"
+PHOTOS = ("landscape-01-20.jpg", "task-01-25.jpg")
+CROP_RADIUS = 200
+"""Circumradius in pixels of the stored crops (the photos show tiles at about 150)."""
+
+
+class RealTile(NamedTuple):
+    section: str
+    number: int
+    code: str
+    """The code as the crop lies (edge 0 at the top of ``image``)."""
+    image: np.ndarray
+    centre_in_photo: tuple[float, float]
+    corners_in_photo: np.ndarray
+    task_type: str | None = None
+    """The task type shown in a task tile's speech bubble."""
+
+
+def shared_tiles_dir() -> Path | None:
+    """``<repo>/../shared/tiles`` when it holds both development photos, else ``None``."""
+    folder = REPO_ROOT.parent / "shared" / "tiles"
+    if all((folder / name).is_file() for name in PHOTOS):
+        return folder
+    return None
+
+
+def load_annotations(path: Path = ANNOTATIONS) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return data
+
+
+def real_tiles(folder: str | None = None, radius: int = CROP_RADIUS) -> tuple[RealTile, ...]:
+    """Every development tile the tile finder locates, matched to its annotation.
+
+    A tile the finder misses is left out (the composite draws from the rest). Raises
+    ``FileNotFoundError`` when the folder (default ``<repo>/../shared/tiles``) is absent.
+    """
+    base = Path(folder) if folder else shared_tiles_dir()
+    if base is None or not all((base / name).is_file() for name in PHOTOS):
+        raise FileNotFoundError("../shared/tiles with the development photos is absent")
+    return _real_tiles(str(base), radius)
+
+
+@lru_cache(maxsize=2)
+def _real_tiles(folder: str, radius: int) -> tuple[RealTile, ...]:
+    from companion.vision.config import DEFAULT_CONFIG
+    from companion.vision.find_tiles import find_loose_tiles
+
+    base = Path(folder)
+    notes = load_annotations()
+    config = dataclasses.replace(DEFAULT_CONFIG, rectified_radius=radius)
+    out: list[RealTile] = []
+    for name in PHOTOS:
+        image = cv2.imread(str(base / name), cv2.IMREAD_COLOR)
+        if image is None:
+            raise FileNotFoundError(f"cannot read {base / name}")
+        entry = notes[name]
+        found = find_loose_tiles(image, config)
+        for ann in entry["tiles"]:
+            c = np.array(ann["centre"], float)
+            best = min(found, key=lambda t: float(np.linalg.norm(np.array(t.center) - c)),
+                       default=None)
+            if best is None:
+                continue
+            size = float(np.linalg.norm(best.corners[0] - best.corners[3])) / 2
+            if float(np.linalg.norm(np.array(best.center) - c)) > 0.6 * size:
+                continue
+            out.append(RealTile(entry["section"], int(ann["number"]),
+                                rotate(ann["code"], int(ann["rotation"])), best.rectified,
+                                (float(best.center[0]), float(best.center[1])),
+                                np.asarray(best.corners, float), ann.get("task")))
+    return tuple(out)
+
+
+def tile_pool(tiles: tuple[RealTile, ...]) -> list[PoolTile]:
+    return [(t.section, t.code, t.task_type) for t in tiles]
+
+
+class CropPainter:
+    """A ``TilePainter`` that draws each laid tile with an unused real crop of its code."""
+
+    def __init__(self, tiles: tuple[RealTile, ...]) -> None:
+        self.free: dict[str, list[RealTile]] = {}
+        for t in tiles:
+            self.free.setdefault(canonical(t.code), []).append(t)
+
+    def __call__(self, laid: LaidTile, radius: float,
+                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        options = self.free.get(canonical(laid.code))
+        if not options:
+            raise ValueError(f"no real tile crop left for code {laid.code}")
+        wanted = ("task", laid.task_type) if laid.task_type else ("landscape", None)
+        pick = next((t for t in options if (t.section, t.task_type) == wanted),
+                    next((t for t in options if t.section == wanted[0]), options[0]))
+        options.remove(pick)
+        steps = next(k for k in range(6) if rotate(pick.code, k) == laid.code)
+        src = pick.image
+        h, w = src.shape[:2]
+        pad = 4
+        half = pad + math.ceil(radius)
+        side = 2 * half
+        scale = radius / (w / 2)
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), -60.0 * steps, scale)
+        m[0, 2] += half - w / 2
+        m[1, 2] += half - h / 2
+        img = cv2.warpAffine(src, m, (side, side), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+        alpha = np.zeros((side, side), np.uint8)
+        poly = hexagon(radius * 0.995, (half, half))
+        cv2.fillPoly(alpha, [np.round(poly * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+        # markers and flags go beside the speech bubble, not over it
+        away = _bubble_angle(img, alpha)
+        a = away + math.pi if away is not None else rng.uniform(0, 2 * math.pi)
+        if laid.task_type and laid.marker is not None:
+            spot = (half + radius * 0.38 * math.cos(a), half + radius * 0.38 * math.sin(a))
+            draw_marker(img, laid.task_type, laid.marker, spot, radius,
+                        float(rng.uniform(-180, 180)), "hex" if rng.random() < 0.5 else "round")
+        if laid.flag:
+            b = a + math.pi / 2
+            draw_flag(img, laid.flag, (half + radius * 0.3 * math.cos(b),
+                                       half + radius * 0.3 * math.sin(b)), radius)
+        return img, alpha
+
+
+def _bubble_angle(img: np.ndarray, alpha: np.ndarray) -> float | None:
+    """Direction from the tile centre to its white speech bubble, if it shows one."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    raw = ((hsv[..., 1] < 40) & (hsv[..., 2] > 200) & (alpha > 0)).astype(np.uint8)
+    white = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(white)
+    if n < 2:
+        return None
+    h, w = alpha.shape
+    # the bubble: a solid white blob near the centre (stream banks are long, sheep small)
+    best, best_score = 0, 0.0
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        fill = area / max(1, bw * bh)
+        dist = math.hypot(centroids[i][0] - w / 2, centroids[i][1] - h / 2) / (w / 2)
+        score = area * fill * max(0.0, 1.0 - dist)
+        if area >= 0.004 * alpha.size and score > best_score:
+            best, best_score = i, score
+    if best == 0:
+        return None
+    cx, cy = centroids[best]
+    return math.atan2(float(cy) - h / 2, float(cx) - w / 2)
+
+
+def composite_record(record_text: str | None = None, *, seed: int, landscape: int = 30,
+                     folder: str | None = None, **photo: Any) -> Rendered:
+    """A 12 MP (by default) photo of an assembled map made of real tile crops.
+
+    With ``record_text`` None, a random legal record is drawn from the real tiles
+    (``landscape`` tiles, a few of them task tiles with markers). ``photo`` takes the
+    options of ``render.render_record`` (``size_px``, ``tilt_deg``, ``background``, ...).
+    Raises ``FileNotFoundError`` when ``../shared/tiles`` is absent and ``ValueError``
+    when the record uses a tile that is not among the real crops.
+    """
+    tiles = real_tiles(folder)
+    if record_text is None:
+        record_text = legal_random_record(seed, landscape, pool=tile_pool(tiles))
+    laid = laid_tiles(record_text)
+    rendered = render_tiles(laid, CropPainter(tiles), seed=seed, record=record_text, **photo)
+    rendered.kind = "composite"
+    return rendered

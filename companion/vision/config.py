@@ -1,0 +1,134 @@
+"""Every threshold of the scanner in one frozen dataclass.
+
+Representation: lengths marked ``*_frac`` are fractions of a tile's circumradius
+(centre-to-corner distance) unless said otherwise; colours are OpenCV HSV
+(hue 0..180, saturation and value 0..255) or Lab (0..255 each, a/b centred at 128).
+Pass a modified copy with ``dataclasses.replace(DEFAULT_CONFIG, ...)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ScanConfig:
+    # --- input ---------------------------------------------------------------
+    max_pixels: int = 50_000_000
+    """Refuse photos larger than this many pixels (also guards decompression bombs)."""
+    max_bytes: int = 200_000_000
+    """Refuse encoded files larger than this."""
+    working_long_side: int = 1600
+    """The photo is downscaled so that its long side is at most this (pixels)."""
+    time_limit_s: float = 20.0
+    """Give up on a photo after this many seconds."""
+
+    # --- background / tile finding -----------------------------------------
+    border_frac: float = 0.03
+    """Width of the image border sampled as background, fraction of the short side."""
+    bg_distance_min: float = 18.0
+    """Minimum Lab distance from the background model that counts as foreground."""
+    bg_distance_factor: float = 1.6
+    """Foreground threshold = max(min, factor * 98th percentile of border distances)."""
+    bg_lightness_weight: float = 0.35
+    """Weight of L in the Lab distance (shadows change L more than a and b)."""
+    tile_saturation_min: int = 70
+    """Pixels this saturated are tile art whatever the background model says."""
+    min_tile_area_frac: float = 0.0008
+    """Components smaller than this fraction of the image are noise."""
+    hexagon_fill_min: float = 0.80
+    """A component is one loose tile when its area fills this much of its fitted hexagon."""
+    hexagon_fill_max: float = 1.12
+    hexagon_solidity_min: float = 0.87
+    """...and its area fills this much of its convex hull (a cluster has notches)."""
+
+    # --- lattice (assembled maps) -------------------------------------------
+    hole_min_frac: float = 0.6
+    """Holes in a map larger than this fraction of a tile's area are empty cells."""
+    bare_texture_max: float = 3.8
+    bare_std_max: float = 16.0
+    """A cell whose rectified image has less mean |Laplacian| and grey spread than these
+    is table (a hole in the map), not a tile."""
+    gap_close_frac: float = 0.15
+    """Gaps between tiles narrower than this (fraction of radius) are closed."""
+    seam_kernel_frac: float = 0.10
+    """Black-hat kernel for dark seams between tiles, fraction of the tile radius."""
+    lattice_inlier_frac: float = 0.22
+    """A centre fits a lattice cell when it lies within this fraction of the radius."""
+    ransac_iterations: int = 300
+    outline_aspects: tuple[float, ...] = (1.0, 0.86, 0.72)
+    """Vertical squash factors tried (a camera tilted up to ~45 degrees)."""
+    outline_angles: tuple[float, ...] = (-3.0, 0.0, 3.0)
+    """Rotations (degrees) tried around the silhouette's estimated rotation."""
+    outline_scales: tuple[float, ...] = (0.86, 1.0, 1.14)
+    """Tile sizes tried, as factors of the silhouette's estimated radius."""
+    outline_grid_steps: int = 8
+    local_angle_step: float = 5.0
+    """Rotation step (degrees) of the local lattice search near the map's middle."""
+    local_scales: tuple[float, ...] = (0.5, 0.6, 0.72, 0.84, 0.96, 1.1, 1.25)
+    """Tile sizes tried near the middle, as factors of the silhouette's estimate."""
+    local_offset_steps: int = 6
+    """Offsets tried per lattice axis when aligning the lattice to the silhouette."""
+    outline_starts: int = 2
+    """How many of the best distinct alignments of each search are refined."""
+    """Nelder-Mead iterations refining the lattice homography."""
+    snap_search_frac: float = 0.35
+    """Each cell's outline is searched this far (fraction of radius) around its guess."""
+    snap_steps: int = 9
+    snap_reach: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 99, 99, 99)
+    """Lattice distance from the middle cell of the cells used in each growth round."""
+    snap_ransac_frac: float = 0.12
+    """RANSAC reprojection threshold of the refined homography, fraction of radius."""
+    occupancy_min: float = 0.6
+    """A lattice cell holds a tile when the foreground covers this much of its hexagon."""
+
+    # --- rectified tile ------------------------------------------------------
+    rectified_radius: int = 64
+    """Circumradius in pixels of the standard flat-topped hexagon tiles are warped to."""
+    band_inner_frac: float = 0.10
+    """Edge band starts this far inside the edge (skips the cardboard rim), fraction of R."""
+    band_outer_frac: float = 0.34
+    """Edge band ends this far inside the edge."""
+    band_length_frac: float = 0.80
+    """Central part of the edge length that the band covers."""
+
+    # --- edge terrain --------------------------------------------------------
+    track_min_frac: float = 0.30
+    """Crossing strength of dark track pixels at which an edge is typically a track."""
+    stream_min_frac: float = 0.28
+    """Crossing strength of blue pixels at which an edge is typically a stream."""
+    village_min_frac: float = 0.22
+    """Fraction of roof red (+0.6 x pale cobbles) typical of a village edge band."""
+    forest_min_frac: float = 0.30
+    grain_min_frac: float = 0.30
+    meadow_min_frac: float = 0.55
+    edge_sharpness: float = 3.0
+    """Letter probabilities are proportional to (evidence + 0.08) ** sharpness."""
+
+    min_terrain_fraction: float = 0.35
+    """Below this median share of game colours on the found tiles, refuse the photo."""
+
+    # --- catalogue prior -----------------------------------------------------
+    use_catalogue: bool = True
+    off_catalogue_prior: float = 0.02
+    """Prior probability that a tile is not (a rotation of) any catalogue tile."""
+
+    # --- tasks and markers ---------------------------------------------------
+    bubble_min_area_frac: float = 0.012
+    """Speech bubble area, fraction of the rectified hexagon area (min and max)."""
+    bubble_max_area_frac: float = 0.12
+    bubble_white_value: int = 200
+    """Pixels this bright (and unsaturated) are bubble white in any light..."""
+    bubble_white_factor: float = 1.45
+    """...and so are pixels this many times brighter than the tile's meadow."""
+    bubble_white_saturation: int = 70
+    use_tesseract: bool = True
+    marker_template_min: float = 0.6
+    """Below this template correlation tesseract is asked for a second opinion."""
+    marker_accept_min: float = 0.45
+    """Marker readings with a lower correlation are dropped."""
+    marker_radius: int = 128
+    """Task tiles are rectified again at this radius to read marker digits."""
+
+
+DEFAULT_CONFIG = ScanConfig()

@@ -1,0 +1,256 @@
+"""Terrain of each edge band of a rectified tile.
+
+Representation: a rectified tile is the BGR image of the standard flat-topped
+hexagon (``rectify.py``). Each pixel gets a colour class (``CLASSES``); edge ``e``'s
+band is the strip of the hexagon inside edge ``e`` (from ``band_inner_frac`` to
+``band_outer_frac`` of the radius in from the edge, central ``band_length_frac`` of
+its length). The fractions of the classes in a band give a probability for each
+terrain letter; ``classify_edges`` returns the six most likely letters (edges 0..5)
+and their probabilities as confidences.
+
+Colours are judged relative to a *meadow reference* (the light green that covers
+most tiles), so a dim or warm photo shifts all thresholds together.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+from companion.vision.rectify import hexagon_mask, standard_corners, standard_size
+
+CLASSES: tuple[str, ...] = ("meadow", "forest", "grain", "roof", "pale", "dark", "blue",
+                            "other")
+MEADOW, FOREST, GRAIN, ROOF, PALE, DARK, BLUE, OTHER = range(8)
+LETTERS = "FGVTSM"
+GAME_CLASSES = np.array([MEADOW, FOREST, GRAIN])
+"""Colours that cover most of every tile of the game (meadow, forest, grain)."""
+
+MeadowRef = tuple[float, float, float]
+"""Median (hue, saturation, value) of the meadow green."""
+
+DEFAULT_MEADOW: MeadowRef = (30.0, 185.0, 120.0)
+
+
+def meadow_reference(tiles: list[np.ndarray],
+                     fallback: MeadowRef = DEFAULT_MEADOW) -> MeadowRef:
+    """Estimate the meadow colour from one or more rectified tiles.
+
+    Meadow is the light yellow-green that is the most common colour of the game;
+    take the brighter half of the strongly saturated yellow-green pixels.
+    """
+    samples = []
+    for t in tiles:
+        hsv = cv2.cvtColor(t, cv2.COLOR_BGR2HSV)
+        inside = hexagon_mask(t.shape[1] // 2) > 0
+        px = hsv[inside]
+        sel = (px[:, 0] >= 24) & (px[:, 0] <= 40) & (px[:, 1] >= 90) & (px[:, 2] >= 50)
+        samples.append(px[sel])
+    if not samples:
+        return fallback
+    allpx = np.concatenate(samples)
+    if len(allpx) < 200:
+        return fallback
+    v_med = np.median(allpx[:, 2])
+    bright = allpx[allpx[:, 2] >= v_med]
+    h, s, v = np.median(bright, axis=0)
+    return (float(h), float(s), float(v))
+
+
+def tile_meadow(tile: np.ndarray, photo: MeadowRef) -> MeadowRef:
+    """The meadow reference of one tile: its own estimate, kept near the photo's.
+
+    Following the tile's own brightness compensates a light gradient across the
+    photo; clamping keeps an all-forest tile from calling its forest meadow.
+    """
+    own = meadow_reference([tile], fallback=photo)
+    v = min(max(own[2], 0.85 * photo[2]), 1.12 * photo[2])
+    h = min(max(own[0], photo[0] - 3), photo[0] + 3)
+    return (h, photo[1], v)
+
+
+def pixel_classes(tile: np.ndarray, meadow: MeadowRef = DEFAULT_MEADOW) -> np.ndarray:
+    """Colour class (index into ``CLASSES``) of every pixel of a rectified tile."""
+    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV).astype(np.int16)
+    h, s, v = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
+    mh, ms, mv = meadow
+    out = np.full(h.shape, OTHER, np.uint8)
+    vrel = v.astype(np.float32) / max(mv, 1.0)
+    greenish = (h >= mh - 5) & (h <= 90)
+    green = greenish & (s >= 0.45 * ms)
+    out[green] = MEADOW
+    forest = greenish & (s >= 0.2 * ms) & (
+        (vrel < 0.78) | ((h > mh + 7) & (vrel < 1.0)))
+    out[forest] = FOREST
+    grain = (h >= 12) & (h < mh - 3) & (s >= 0.6 * ms) & (vrel > 0.8)
+    out[grain] = GRAIN
+    roof = ((h < 12) | (h >= 165)) & (s >= 110) & (vrel > 0.6)
+    out[roof] = ROOF
+    blue = (h >= 85) & (h <= 114) & (s >= 60) & (vrel > 0.35)
+    out[blue] = BLUE
+    pale = (s < 0.45 * ms) & (vrel > 1.1) & ~blue
+    out[pale] = PALE
+    # Track sleepers, rails' shadows, cardboard: grey or grey-brown, not bright.
+    rest = (out == OTHER) & (vrel <= 1.1) & (s < 0.7 * ms)
+    grey = (s < 0.25 * ms) & (vrel <= 1.1) & ~blue
+    out[rest | grey] = DARK
+    out[hexagon_mask(tile.shape[1] // 2) == 0] = OTHER
+    return out
+
+
+@lru_cache(maxsize=16)
+def band_masks(radius: int, inner: float, outer: float, length: float
+               ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """Boolean masks of the six edge bands of the standard hexagon (edges 0..5), and
+    for each band the grid cell (along bin x depth bin) of each of its pixels."""
+    w, h = standard_size(radius)
+    corners = standard_corners(radius).astype(np.float64)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64) + 0.5
+    inside = hexagon_mask(radius) > 0
+    apothem = radius * math.sqrt(3) / 2
+    cx, cy = w / 2.0, h / 2.0
+    masks: list[np.ndarray] = []
+    cells: list[np.ndarray] = []
+    for e in range(6):
+        a = corners[(e + 4) % 6]
+        b = corners[(e + 5) % 6]
+        mid = (a + b) / 2
+        nrm = (mid - (cx, cy)) / apothem  # outward unit normal
+        tang = (b - a) / np.linalg.norm(b - a)
+        depth = apothem - ((xx - cx) * nrm[0] + (yy - cy) * nrm[1])  # distance in from edge
+        along = (xx - mid[0]) * tang[0] + (yy - mid[1]) * tang[1]
+        m = (inside & (depth >= inner * radius) & (depth <= outer * radius)
+             & (np.abs(along) <= length * radius / 2))
+        m.setflags(write=False)
+        masks.append(m)
+        a_bin = np.clip(((along / (length * radius) + 0.5) * ALONG_BINS).astype(int), 0,
+                        ALONG_BINS - 1)
+        d_bin = np.clip(((depth - inner * radius) / ((outer - inner) * radius)
+                         * DEPTH_BINS).astype(int), 0, DEPTH_BINS - 1)
+        cell = (a_bin * DEPTH_BINS + d_bin)[m]
+        cell.setflags(write=False)
+        cells.append(cell)
+    return tuple(masks), tuple(cells)
+
+
+ALONG_BINS = 10
+DEPTH_BINS = 3
+
+
+def crossing(classes_in_band: np.ndarray, cells: np.ndarray, wanted: int) -> float:
+    """How strongly class ``wanted`` forms a strip crossing the band from rim to inside.
+
+    The band is cut into ``ALONG_BINS`` x ``DEPTH_BINS`` cells; for each window of two
+    neighbouring along-bins, take the smallest fraction of ``wanted`` over the depth
+    rows; return the best window. A track or stream leaving through the edge scores
+    high; a figure, a pebble or a shadow near the rim scores low.
+    """
+    hits = np.bincount(cells, weights=(classes_in_band == wanted).astype(np.float64),
+                       minlength=ALONG_BINS * DEPTH_BINS).reshape(ALONG_BINS, DEPTH_BINS)
+    total = np.bincount(cells, minlength=ALONG_BINS * DEPTH_BINS).reshape(
+        ALONG_BINS, DEPTH_BINS).astype(np.float64)
+    win_hits = hits[:-1] + hits[1:]
+    win_total = np.maximum(total[:-1] + total[1:], 1.0)
+    return float((win_hits / win_total).min(axis=1).max())
+
+
+N_FEATURES = len(CLASSES) + 2
+TRACK_CROSSING = len(CLASSES)
+STREAM_CROSSING = len(CLASSES) + 1
+
+
+def band_fractions(classes: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """6 x N_FEATURES array per edge band: the fraction of each colour class, then the
+    ``crossing`` strength of dark (track) and of blue (stream) pixels."""
+    radius = classes.shape[1] // 2
+    masks, cells = band_masks(radius, config.band_inner_frac, config.band_outer_frac,
+                              config.band_length_frac)
+    out = np.zeros((6, N_FEATURES), np.float64)
+    for e, m in enumerate(masks):
+        band = classes[m]
+        counts = np.bincount(band, minlength=len(CLASSES)).astype(np.float64)
+        out[e, :len(CLASSES)] = counts / max(counts.sum(), 1.0)
+        out[e, TRACK_CROSSING] = crossing(band, cells[e], DARK)
+        out[e, STREAM_CROSSING] = crossing(band, cells[e], BLUE)
+    return out
+
+
+def letter_probabilities(fractions: np.ndarray, config: ScanConfig = DEFAULT_CONFIG
+                         ) -> np.ndarray:
+    """6 x 6 array: probability of each letter of ``LETTERS`` (F G V T S M) per edge.
+
+    Each terrain's evidence is its colour fraction over the fraction at which it
+    is typical; thin features (track, stream) need less area than wide ones.
+    """
+    f = fractions
+    # A track is a strip: when grey covers most of the band it is paving (a village's
+    # cobbles in shade), not rails; with roofs about, grey counts for the village.
+    narrow = np.clip((0.75 - f[:, DARK]) / 0.25, 0.0, 1.0)
+    roofs = (f[:, ROOF] >= 0.02).astype(np.float64)
+    evidence = np.stack([
+        f[:, FOREST] / config.forest_min_frac,
+        f[:, GRAIN] / config.grain_min_frac,
+        (f[:, ROOF] + 0.6 * f[:, PALE] + 0.5 * roofs * f[:, DARK]) / config.village_min_frac,
+        f[:, TRACK_CROSSING] * narrow / config.track_min_frac,
+        f[:, STREAM_CROSSING] / config.stream_min_frac,
+        f[:, MEADOW] / config.meadow_min_frac,
+    ], axis=1)
+    logits = config.edge_sharpness * np.log(evidence + 0.08)
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def classify_edges(rectified: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
+                   meadow: MeadowRef | None = None) -> tuple[str, tuple[float, ...]]:
+    """The six-letter code (edges 0..5) of a rectified tile and a confidence per edge."""
+    probs = edge_probabilities(rectified, config, meadow)
+    idx = probs.argmax(axis=1)
+    code = "".join(LETTERS[i] for i in idx)
+    return code, tuple(float(probs[e, i]) for e, i in enumerate(idx))
+
+
+def edge_probabilities(rectified: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
+                       meadow: MeadowRef | None = None) -> np.ndarray:
+    """6 x 6 letter probabilities (rows edges 0..5, columns ``LETTERS``)."""
+    ref = tile_meadow(rectified, meadow if meadow is not None else
+                      meadow_reference([rectified]))
+    classes = pixel_classes(rectified, ref)
+    return letter_probabilities(band_fractions(classes, config), config)
+
+
+def white_gains(tiles: list[np.ndarray], max_gain: float = 1.5) -> np.ndarray:
+    """Per-channel (B, G, R) gains that make the tiles' whitest art neutral grey.
+
+    Every tile shows some near-white art (cobbles, stream banks, pebbles, rails, the
+    speech bubble); the brightest few percent of tile pixels are those, so their mean
+    colour measures the light's tint (white-patch colour constancy).
+    """
+    samples = []
+    for t in tiles:
+        inside = hexagon_mask(t.shape[1] // 2) > 0
+        samples.append(t[inside].reshape(-1, 3))
+    if not samples:
+        return np.ones(3)
+    px = np.concatenate(samples).astype(np.float64)
+    if len(px) < 500:
+        return np.ones(3)
+    bright = px.sum(axis=1)
+    top = px[bright >= np.percentile(bright, 97)]
+    mean = top.mean(axis=0)
+    if mean.min() < 60:
+        return np.ones(3)  # no white art: leave the colours alone
+    gains = mean.mean() / mean
+    return np.clip(gains, 1.0 / max_gain, max_gain)
+
+
+def apply_gains(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """A colour-corrected copy of a BGR image."""
+    if np.allclose(gains, 1.0, atol=0.02):
+        return image.copy()
+    out = image.astype(np.float32) * gains.astype(np.float32).reshape(1, 1, 3)
+    return np.clip(out, 0, 255).astype(np.uint8)

@@ -1,0 +1,380 @@
+"""Accuracy and speed of ``companion.vision.scan`` on photos with known truth.
+
+Representation: a ``Case`` is one photo (encoded bytes, so decoding is timed like a
+real upload) with its ``Truth`` tiles (axial position, code as it lies, task type,
+marker value, flag, pixel centre) and a kind: ``assembled`` maps are compared after
+aligning the scan's lattice to the truth by the best rigid hex motion (one of six
+rotations plus a translation; codes turn with the lattice); ``loose`` tiles are
+matched by pixel centre and their codes compared modulo rotation. A scan that raises
+counts as an error and all its tiles as misses. ``Tally`` adds cases up.
+
+    python -m companion.vision.evaluate [--set rendered|composite|loose|samples]
+                                        [--count N] [--seed S] [--size WxH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import cv2
+import numpy as np
+
+from companion.rules.hexgrid import DIRECTIONS, Hex
+from companion.rules.tiles import rotate
+
+SETS = ("rendered", "composite", "loose", "samples")
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class Truth(NamedTuple):
+    at: tuple[int, int]
+    code: str
+    task_type: str | None
+    marker: int | None
+    flag: str | None
+    centre: tuple[float, float]
+
+
+@dataclass
+class Case:
+    name: str
+    photo: bytes
+    truth: list[Truth]
+    kind: str  # "assembled" or "loose"
+
+
+@dataclass
+class Tally:
+    photos: int = 0
+    errors: int = 0
+    error_reasons: list[str] = field(default_factory=list)
+    truth_tiles: int = 0
+    found: int = 0
+    placed_right: int = 0
+    extra: int = 0
+    edges: int = 0
+    edges_right: int = 0
+    tiles_right: int = 0
+    mismatches_present: int = 0
+    mismatches_flagged: int = 0
+    markers: int = 0
+    markers_right: int = 0
+    tasks: int = 0
+    tasks_right: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name, value in other.__dict__.items():
+            if isinstance(value, list):
+                getattr(self, name).extend(value)
+            else:
+                setattr(self, name, getattr(self, name) + value)
+
+    def lines(self) -> list[str]:
+        def pct(a: int, b: int) -> str:
+            return f"{a}/{b} ({100.0 * a / b:.1f} %)" if b else f"{a}/0 (n/a)"
+
+        med = statistics.median(self.seconds) if self.seconds else 0.0
+        out = [
+            f"photos:                 {self.photos} ({self.errors} failed to scan)",
+            f"tiles found:            {pct(self.found, self.truth_tiles)} "
+            f"(+{self.extra} found where no tile lies)",
+            f"tiles at right position: {pct(self.placed_right, self.truth_tiles)}",
+            f"edges right:            {pct(self.edges_right, self.edges)}",
+            f"tiles fully right:      {pct(self.tiles_right, self.truth_tiles)}",
+            f"track/stream mismatches: {self.mismatches_flagged} flagged of "
+            f"{self.mismatches_present} present",
+            f"task types right:       {pct(self.tasks_right, self.tasks)}",
+            f"marker digits right:    {pct(self.markers_right, self.markers)}",
+            f"seconds per photo:      median {med:.2f}, max "
+            f"{max(self.seconds) if self.seconds else 0.0:.2f}",
+        ]
+        out += [f"  error: {r}" for r in self.error_reasons[:5]]
+        return out
+
+
+# --- comparing one scan with its truth ------------------------------------------------------
+
+def _task_of(attributes: dict[str, object]) -> tuple[str | None, int | None]:
+    value = attributes.get("task")
+    if not isinstance(value, str):
+        return None, None
+    head, _, num = value.partition("/")
+    return head, int(num) if num.isdigit() else None
+
+
+def best_alignment(scan_at: list[tuple[int, int]], truth_at: list[tuple[int, int]],
+                   scan_codes: list[str] | None = None,
+                   truth_codes: list[str] | None = None) -> tuple[int, tuple[int, int]]:
+    """The rotation ``k`` and translation that put most scanned cells on truth cells.
+
+    Ties (small or symmetric maps) go to the motion under which most edge letters agree,
+    when codes are given.
+    """
+    truth_code = dict(zip(truth_at, truth_codes, strict=True)) if truth_codes else {}
+    best: tuple[tuple[int, int], int, tuple[int, int]] = ((-1, -1), 0, (0, 0))
+    for k in range(6):
+        turned = [Hex(*a).rotate(k) for a in scan_at]
+        votes: dict[tuple[int, int], int] = {}
+        for t in truth_at:
+            for h in turned:
+                d = (t[0] - h.q, t[1] - h.r)
+                votes[d] = votes.get(d, 0) + 1
+        top = max(votes.values(), default=0)
+        for d, n in votes.items():
+            if n < top - 1:
+                continue
+            agree = 0
+            if scan_codes and truth_code:
+                for h, code in zip(turned, scan_codes, strict=True):
+                    other = truth_code.get((h.q + d[0], h.r + d[1]))
+                    if other is not None:
+                        agree += _same(rotate(code, k), other)
+            score = (n, agree)
+            if score > best[0]:
+                best = (score, k, d)
+    return best[1], best[2]
+
+
+def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
+    """Score one scan result against its truth (see the module docstring)."""
+    tally = Tally(photos=1, truth_tiles=len(truth), edges=6 * len(truth),
+                  markers=sum(t.marker is not None for t in truth),
+                  tasks=sum(t.task_type is not None for t in truth))
+    tiles = list(scan.tiles)
+    tally.found, tally.extra = _found_by_pixels(tiles, truth)
+    pairs: list[tuple[Truth, str, dict[str, object]]] = []
+    if kind == "loose":
+        radius = _typical_spacing(truth) * 0.45
+        free = list(range(len(tiles)))
+        for t in truth:
+            if not free:
+                break
+            j = min(free, key=lambda i: _dist(tiles[i].center_px, t.centre))
+            if _dist(tiles[j].center_px, t.centre) <= radius:
+                free.remove(j)
+                best = max(range(6), key=lambda k: _same(rotate(tiles[j].code, k), t.code))
+                pairs.append((t, rotate(tiles[j].code, best), dict(tiles[j].attributes)))
+    else:
+        k, d = best_alignment([tuple(s.at) for s in tiles], [t.at for t in truth],
+                              [s.code for s in tiles], [t.code for t in truth])
+        by_cell = {t.at: t for t in truth}
+        for s in tiles:
+            h = Hex(*s.at).rotate(k)
+            cell = (h.q + d[0], h.r + d[1])
+            if cell in by_cell:
+                pairs.append((by_cell.pop(cell), rotate(s.code, k), dict(s.attributes)))
+        present, flagged = _mismatches(tiles)
+        tally.mismatches_present, tally.mismatches_flagged = present, flagged
+    tally.placed_right = len(pairs)
+    for t, code, attrs in pairs:
+        right = _same(code, t.code)
+        tally.edges_right += right
+        tally.tiles_right += right == 6
+        kind_seen, value = _task_of(attrs)
+        if t.task_type is not None and kind_seen == t.task_type:
+            tally.tasks_right += 1
+        if t.marker is not None and value == t.marker:
+            tally.markers_right += 1
+    return tally
+
+
+def _found_by_pixels(tiles: list[Any], truth: list[Truth]) -> tuple[int, int]:
+    """Truth tiles with a scanned centre within 45 % of the tile spacing; scanned extras."""
+    radius = _typical_spacing(truth) * 0.45
+    free = list(range(len(tiles)))
+    found = 0
+    for t in truth:
+        if not free:
+            break
+        j = min(free, key=lambda i: _dist(tiles[i].center_px, t.centre))
+        if _dist(tiles[j].center_px, t.centre) <= radius:
+            free.remove(j)
+            found += 1
+    return found, len(free)
+
+
+def _same(a: str, b: str) -> int:
+    return sum(x == y for x, y in zip(a, b, strict=True))
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
+
+
+def _typical_spacing(truth: list[Truth]) -> float:
+    if len(truth) < 2:
+        return 1e9
+    pts = np.array([t.centre for t in truth])
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    d[d == 0] = np.inf
+    return float(np.median(d.min(axis=1)))
+
+
+def _mismatches(tiles: list[Any]) -> tuple[int, int]:
+    """Adjacent scanned edges where a track or stream meets something else; how many flagged."""
+    cells = {tuple(s.at): s for s in tiles}
+    present = flagged = 0
+    for at, s in cells.items():
+        for e in range(3):  # each neighbour pair once
+            d = DIRECTIONS[e]
+            other = cells.get((at[0] + d.q, at[1] + d.r))
+            if other is None:
+                continue
+            a, b = s.code[e], other.code[(e + 3) % 6]
+            if a != b and ("T" in (a, b) or "S" in (a, b)):
+                present += 1
+                marked_a = e in list(getattr(s, "mismatch", []) or [])
+                marked_b = (e + 3) % 6 in list(getattr(other, "mismatch", []) or [])
+                flagged += marked_a or marked_b
+    return present, flagged
+
+
+def run_case(case: Case, scan_fn: Callable[[bytes], Any]) -> Tally:
+    """Scan one photo; an exception counts as an error with every tile missed."""
+    start = time.perf_counter()
+    try:
+        result = scan_fn(case.photo)
+    except Exception as err:  # noqa: BLE001 - any failure of the scanner is a miss here
+        tally = Tally(photos=1, errors=1, truth_tiles=len(case.truth),
+                      edges=6 * len(case.truth),
+                      markers=sum(t.marker is not None for t in case.truth),
+                      tasks=sum(t.task_type is not None for t in case.truth))
+        tally.error_reasons.append(f"{case.name}: {type(err).__name__}: {err}")
+        tally.seconds.append(time.perf_counter() - start)
+        return tally
+    elapsed = time.perf_counter() - start
+    tally = compare(result, case.truth, case.kind)
+    tally.seconds.append(elapsed)
+    return tally
+
+
+def evaluate(cases: Iterable[Case], scan_fn: Callable[[bytes], Any] | None = None) -> Tally:
+    if scan_fn is None:
+        from companion.vision import scan  # lazy: the scanner may be unfinished
+
+        scan_fn = scan
+    total = Tally()
+    for case in cases:
+        total.add(run_case(case, scan_fn))
+    return total
+
+
+# --- the photo sets -------------------------------------------------------------------------
+
+def _encode(image: np.ndarray, quality: int = 92) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return buf.tobytes()
+
+
+def truth_of_rendered(tiles: Iterable[Any]) -> list[Truth]:
+    return [Truth((t.at[0], t.at[1]), t.code, t.task_type, t.marker, t.flag,
+                  (float(t.centre[0]), float(t.centre[1]))) for t in tiles]
+
+
+def truth_of_json(data: dict[str, Any]) -> list[Truth]:
+    return [Truth((int(t["at"][0]), int(t["at"][1])), t["code"], t.get("task"), t.get("marker"),
+                  t.get("flag"), (float(t["centre"][0]), float(t["centre"][1])))
+            for t in data["tiles"]]
+
+
+def rendered_cases(count: int, seed: int, size: tuple[int, int]) -> Iterator[Case]:
+    from companion.vision.render import render_record
+    from companion.vision.render_records import random_record
+
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        s = seed + i
+        text = random_record(s, int(rng.integers(15, 46)))
+        r = render_record(text, seed=s, size_px=size, jpeg_quality=None)
+        quality = int(r.params.get("jpeg_quality") or 90)
+        yield Case(f"rendered-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
+                   "assembled")
+
+
+def composite_cases(count: int, seed: int, size: tuple[int, int]) -> Iterator[Case]:
+    from companion.vision.composite import composite_record
+
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        s = seed + i
+        r = composite_record(seed=s, landscape=int(rng.integers(20, 41)), size_px=size,
+                             jpeg_quality=None)
+        quality = int(r.params.get("jpeg_quality") or 90)
+        yield Case(f"composite-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
+                   "assembled")
+
+
+def loose_cases() -> Iterator[Case]:
+    """The two development photos of loose tiles, truth from the hand-checked annotations."""
+    from companion.vision.composite import PHOTOS, load_annotations, shared_tiles_dir
+
+    folder = shared_tiles_dir()
+    if folder is None:
+        return
+    notes = load_annotations()
+    for name in PHOTOS:
+        truth = [Truth((t["number"], 0), rotate(t["code"], t["rotation"]),
+                       t.get("task"), None, None, (float(t["centre"][0]), float(t["centre"][1])))
+                 for t in notes[name]["tiles"]]
+        yield Case(name, (folder / name).read_bytes(), truth, "loose")
+
+
+def sample_cases(folder: Path) -> Iterator[Case]:
+    for jpg in sorted(folder.glob("*.jpg")):
+        truth_file = jpg.with_name(jpg.stem + ".truth.json")
+        if not truth_file.exists():
+            continue
+        data = json.loads(truth_file.read_text("utf-8"))
+        yield Case(jpg.name, jpg.read_bytes(), truth_of_json(data), "assembled")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m companion.vision.evaluate",
+                                     description="Scanner accuracy and speed on known photos.")
+    parser.add_argument("--set", choices=SETS, default="rendered")
+    parser.add_argument("--count", type=int, default=10, help="photos (rendered, composite)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", default="4000x3000", help="WIDTHxHEIGHT (rendered, composite)")
+    parser.add_argument("--samples-dir", default=str(REPO_ROOT / "sample_photos"))
+    args = parser.parse_args(argv)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"evaluate: --size {args.size!r} is not WIDTHxHEIGHT", file=sys.stderr)
+        return 1
+    cases: Iterable[Case]
+    if args.set == "rendered":
+        cases = rendered_cases(args.count, args.seed, (w, h))
+    elif args.set == "composite":
+        from companion.vision.composite import shared_tiles_dir
+
+        if shared_tiles_dir() is None:
+            print("composite: ../shared/tiles is absent; nothing to evaluate")
+            return 0
+        cases = composite_cases(args.count, args.seed, (w, h))
+    elif args.set == "loose":
+        cases = list(loose_cases())
+        if not cases:
+            print("loose: ../shared/tiles is absent; nothing to evaluate")
+            return 0
+    else:
+        cases = sample_cases(Path(args.samples_dir))
+    print(f"set: {args.set}")
+    for line in evaluate(cases).lines():
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

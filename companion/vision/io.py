@@ -1,0 +1,176 @@
+"""Loading photos: path, bytes or a BGR array in; a working-resolution BGR array out.
+
+Representation: ``Photo`` holds ``image`` (uint8 BGR, H x W x 3, downscaled so the
+long side is at most ``config.working_long_side``), ``scale`` (original pixels per
+working pixel) and ``original_size`` (width, height after EXIF orientation). Any
+point found at working resolution is reported as ``point * scale``.
+
+JPEG, PNG, WebP and (with pillow-heif) HEIC are decoded by Pillow; EXIF orientation
+is applied; photos over ``config.max_pixels`` and decompression bombs are refused
+before any pixel is decoded.
+"""
+
+from __future__ import annotations
+
+import io as _io
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageOps
+
+from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+from companion.vision.errors import ScanError
+
+try:  # HEIC/HEIF support is optional at import time
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+except ImportError:  # pragma: no cover - pillow-heif is a dependency
+    pass
+
+ImageInput = str | Path | bytes | bytearray | np.ndarray
+
+
+@dataclass(frozen=True)
+class Photo:
+    image: np.ndarray
+    scale: float
+    original_size: tuple[int, int]
+    detail: np.ndarray | None = None
+    """The decoded photo before downscaling (at most twice the working size), for
+    reading small things such as marker digits; ``None`` when equal to ``image``."""
+
+    @property
+    def detail_factor(self) -> float:
+        """Detail pixels per working pixel."""
+        if self.detail is None:
+            return 1.0
+        return self.detail.shape[1] / self.image.shape[1]
+
+    def detail_image(self) -> np.ndarray:
+        return self.image if self.detail is None else self.detail
+
+    def to_original(self, point: tuple[float, float]) -> tuple[float, float]:
+        return (float(point[0]) * self.scale, float(point[1]) * self.scale)
+
+
+def load_photo(image: ImageInput, config: ScanConfig = DEFAULT_CONFIG) -> Photo:
+    """Decode ``image`` and downscale it to the working resolution (never modifies input)."""
+    if isinstance(image, np.ndarray):
+        return _from_array(image, config)
+    if isinstance(image, (bytes, bytearray)):
+        if len(image) > config.max_bytes:
+            raise ScanError(f"photo too large: {len(image)} bytes (limit {config.max_bytes})")
+        return _from_bytes(bytes(image), config)
+    if isinstance(image, (str, Path)):
+        path = Path(image)
+        try:
+            size = path.stat().st_size
+        except OSError as err:
+            raise ScanError(f"cannot read {path}: {err.strerror or err}") from None
+        if path.is_dir():
+            raise ScanError(f"not an image: {path} is a directory")
+        if size > config.max_bytes:
+            raise ScanError(f"photo too large: {size} bytes (limit {config.max_bytes})")
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise ScanError(f"cannot read {path}: {err.strerror or err}") from None
+        return _from_bytes(data, config)
+    raise ScanError(f"not an image: unsupported input of type {type(image).__name__}")
+
+
+def _from_array(array: np.ndarray, config: ScanConfig) -> Photo:
+    if array.dtype != np.uint8 or array.ndim not in (2, 3):
+        raise ScanError("not an image: expected a uint8 array of shape HxW or HxWx3")
+    if array.ndim == 2:
+        array = cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
+    elif array.shape[2] == 4:
+        array = cv2.cvtColor(array, cv2.COLOR_BGRA2BGR)
+    elif array.shape[2] != 3:
+        raise ScanError("not an image: expected 1, 3 or 4 colour channels")
+    h, w = array.shape[:2]
+    if h * w > config.max_pixels:
+        raise ScanError(f"photo too large: {w}x{h} is over {config.max_pixels // 1_000_000} MP")
+    if min(h, w) < 32:
+        raise ScanError(f"photo too small: {w}x{h}")
+    return _downscale(array, (w, h), config)
+
+
+def _from_bytes(data: bytes, config: ScanConfig) -> Photo:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            im: Image.Image = Image.open(_io.BytesIO(data))
+        except Image.DecompressionBombError:
+            raise ScanError("refused: the image declares an enormous size "
+                            "(decompression bomb)") from None
+        except Exception:  # noqa: BLE001 - Pillow raises many types for junk input
+            raise ScanError("not an image: the file is not a JPEG, PNG, WebP or HEIC photo"
+                            ) from None
+        w, h = im.size
+        if w <= 0 or h <= 0:
+            raise ScanError("not an image: zero size")
+        if w * h > config.max_pixels:
+            raise ScanError(f"photo too large: {w}x{h} is over "
+                            f"{config.max_pixels // 1_000_000} MP (or a decompression bomb)")
+        if min(w, h) < 32:
+            raise ScanError(f"photo too small: {w}x{h}")
+        orientation = _exif_orientation(im)
+        long_side = max(w, h)
+        if im.format == "JPEG" and long_side > 2 * config.working_long_side:
+            # Decode at a reduced DCT scale: much faster, still >= twice working size.
+            factor = long_side / (2 * config.working_long_side)
+            im.draft("RGB", (int(w / factor) + 1, int(h / factor) + 1))
+        try:
+            im.load()
+        except Image.DecompressionBombError:
+            raise ScanError("refused: decompression bomb") from None
+        except (OSError, SyntaxError, ValueError) as err:
+            if "truncat" in str(err).lower():
+                raise ScanError("truncated image: the file ends before the picture does"
+                                ) from None
+            raise ScanError(f"not an image: cannot decode ({err})") from None
+        except Exception as err:  # noqa: BLE001
+            raise ScanError(f"not an image: cannot decode ({type(err).__name__})") from None
+        if orientation not in (None, 1):
+            im = ImageOps.exif_transpose(im)
+        if orientation in (5, 6, 7, 8):
+            w, h = h, w
+        im = im.convert("RGB")
+    rgb = np.asarray(im)
+    bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    photo = _downscale(bgr, (w, h), config)
+    return photo
+
+
+def _exif_orientation(im: Image.Image) -> int | None:
+    try:
+        value = im.getexif().get(0x0112)
+    except Exception:  # noqa: BLE001 - broken EXIF must not stop a scan
+        return None
+    return int(value) if isinstance(value, int) else None
+
+
+def _downscale(bgr: np.ndarray, original: tuple[int, int], config: ScanConfig) -> Photo:
+    h, w = bgr.shape[:2]
+    long_side = max(w, h)
+    detail: np.ndarray | None = None
+    if long_side > config.working_long_side:
+        f = config.working_long_side / long_side
+        size = (max(1, round(w * f)), max(1, round(h * f)))
+        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+        if long_side > 2 * config.working_long_side:
+            f2 = 2 * config.working_long_side / long_side
+            size2 = (max(1, round(w * f2)), max(1, round(h * f2)))
+            detail = cv2.resize(bgr, size2, interpolation=cv2.INTER_AREA)
+        else:
+            detail = bgr if not bgr.flags.writeable or bgr.base is not None else bgr.copy()
+        bgr = small
+    else:
+        bgr = bgr.copy()
+    scale = original[0] / bgr.shape[1]
+    return Photo(image=bgr, scale=scale, original_size=original, detail=detail)

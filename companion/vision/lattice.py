@@ -1,0 +1,618 @@
+"""Fitting a flat-topped hex lattice to an assembled landscape (homography by RANSAC).
+
+Representation: a ``Lattice`` is a 3 x 3 homography ``H`` from *lattice space* to
+image pixels. Lattice space is the pixel plane of ``Layout(1.0, (0, 0))`` (flat-topped
+hexes of circumradius 1, hex ``(q, r)`` centred at ``Layout.to_pixel((q, r))``), so
+hex ``(q, r)``'s corners in the image are ``H`` applied to the unit hexagon's corners.
+
+Stages (pure functions): ``seam_mask`` marks the dark lines between touching tiles;
+``tile_centres`` finds the centres of the pieces the seams cut the map into (peaks of
+the distance transform); ``fit_lattice`` runs RANSAC over triples of neighbouring
+centres, each triple proposing an affine lattice, then refines the best one into a
+homography over all centres it explains; ``occupied_cells`` keeps the lattice cells
+whose projected hexagon is covered by the foreground mask.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.rules.hexgrid import Layout, hex_round
+from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+
+UNIT = Layout(1.0, (0.0, 0.0))
+SQRT3 = math.sqrt(3.0)
+# Lattice-space vectors to the six neighbours, in edge order 0..5.
+NEIGHBOUR_VECTORS = np.array([UNIT.to_pixel(d) for d in
+                              [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]])
+NEIGHBOUR_ANGLES = np.degrees(np.arctan2(NEIGHBOUR_VECTORS[:, 1], NEIGHBOUR_VECTORS[:, 0]))
+
+
+@dataclass(frozen=True)
+class MapView:
+    """What the lattice stages look at, computed once per photo: the map's silhouette
+    ``mask``, its ``soft`` version, bounding ``box`` (x0, y0, x1, y1), the gradient
+    ``grad`` of ``boundary_map`` and the rough tile ``radius``."""
+
+    mask: np.ndarray
+    soft: np.ndarray
+    box: tuple[int, int, int, int]
+    grad: np.ndarray
+    radius: float
+    middle: tuple[float, float]
+
+
+def map_view(image: np.ndarray, mask: np.ndarray, radius: float) -> MapView:
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        box = (0, 0, mask.shape[1], mask.shape[0])
+    else:
+        box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+    return MapView(mask=mask, soft=soft_mask(mask, radius), box=box,
+                   grad=boundary_map(image, mask, radius), radius=radius,
+                   middle=deepest_point(mask))
+
+
+@dataclass(frozen=True)
+class Lattice:
+    homography: np.ndarray  # lattice space -> image pixels
+    inliers: int
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def to_lattice(self, points: np.ndarray) -> np.ndarray:
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        inv = np.linalg.inv(self.homography)
+        return cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
+
+    def cell_corners(self, cell: tuple[int, int]) -> np.ndarray:
+        """The six image corners of a cell, corner k at lattice angle 60k degrees."""
+        return self.to_image(np.array(UNIT.corners(cell)))
+
+    def cell_center(self, cell: tuple[int, int]) -> tuple[float, float]:
+        x, y = self.to_image(np.array([UNIT.to_pixel(cell)]))[0]
+        return (float(x), float(y))
+
+
+def estimate_radius(mask: np.ndarray) -> float:
+    """Rough tile circumradius of a map blob from its boundary's straight runs.
+
+    A union of hexagons has a boundary made of tile sides; the median length of
+    the polygon sides of a light simplification is about one tile side (= radius).
+    """
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return 0.0
+    c = max(contours, key=cv2.contourArea)
+    peri = cv2.arcLength(c, True)
+    approx = cv2.approxPolyDP(c, 0.004 * peri, True).reshape(-1, 2).astype(np.float64)
+    sides = np.linalg.norm(np.roll(approx, -1, axis=0) - approx, axis=1)
+    long_sides = sides[sides > np.percentile(sides, 40)]
+    return float(np.median(long_sides)) if len(long_sides) else 0.0
+
+
+def fit_lattice(centres: np.ndarray, radius: float, config: ScanConfig = DEFAULT_CONFIG,
+                seed: int = 0) -> Lattice | None:
+    """RANSAC: the lattice (homography) that puts the most centres on cell centres.
+
+    ``radius`` is the rough tile circumradius; hypotheses whose neighbour spacing is
+    far from ``sqrt(3) * radius`` are skipped (a finer lattice would explain more
+    points without being right).
+    """
+    n = len(centres)
+    if n < 3:
+        return None
+    rng = np.random.default_rng(seed)
+    d = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    spacing = SQRT3 * radius
+    best: Lattice | None = None
+    best_err = np.inf
+    tries = 0
+    for _ in range(config.ransac_iterations):
+        i = int(rng.integers(n))
+        near = np.nonzero(d[i] < 1.45 * spacing)[0]
+        if len(near) < 2:
+            continue
+        j, k = rng.choice(near, size=2, replace=False)
+        v1, v2 = centres[j] - centres[i], centres[k] - centres[i]
+        lengths = np.array([np.hypot(*v1), np.hypot(*v2)]) / spacing
+        if lengths.min() < 0.6 or lengths.max() > 1.4 or lengths.max() > 1.3 * lengths.min():
+            continue
+        cross = v1[0] * v2[1] - v1[1] * v2[0]
+        if cross < 0:
+            v1, v2 = v2, v1
+        ang = math.degrees(math.atan2(v1[0] * v2[1] - v1[1] * v2[0], float(v1 @ v2)))
+        if not 35 <= ang <= 85:
+            continue
+        tries += 1
+        a1 = math.degrees(math.atan2(v1[1], v1[0]))
+        kk = int(np.argmin(np.abs((a1 - NEIGHBOUR_ANGLES + 180) % 360 - 180)))
+        src = np.array([NEIGHBOUR_VECTORS[kk], NEIGHBOUR_VECTORS[(kk + 1) % 6]]).T
+        dst = np.array([v1, v2]).T
+        affine = dst @ np.linalg.inv(src)
+        hom = np.eye(3)
+        hom[:2, :2] = affine
+        hom[:2, 2] = centres[i]
+        lat = _refine(Lattice(hom, 0), centres, config)
+        if lat is None:
+            continue
+        err = _score(lat, centres, config)
+        if lat.inliers > (best.inliers if best else 0) or (
+                best is not None and lat.inliers == best.inliers and err < best_err):
+            best, best_err = lat, err
+        if best is not None and best.inliers >= 0.9 * n and tries > 20:
+            break
+    return best
+
+
+def _residuals(lat: Lattice, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    pts = lat.to_lattice(centres)
+    cells = np.array([hex_round(*UNIT.to_fractional((x, y))) for x, y in pts], np.int64)
+    ideal = np.array([UNIT.to_pixel(tuple(c)) for c in cells])
+    return cells, np.linalg.norm(pts - ideal, axis=1)
+
+
+def _score(lat: Lattice, centres: np.ndarray, config: ScanConfig) -> float:
+    _, res = _residuals(lat, centres)
+    return float(np.minimum(res, config.lattice_inlier_frac).sum())
+
+
+def _refine(lat: Lattice, centres: np.ndarray, config: ScanConfig,
+            rounds: int = 4) -> Lattice | None:
+    """Grow from a local affine guess to a homography over all centres it explains."""
+    for r in range(rounds):
+        cells, res = _residuals(lat, centres)
+        tol = config.lattice_inlier_frac * (1.6 if r == 0 else 1.0)
+        ok = res < tol
+        # One centre per cell.
+        seen: dict[tuple[int, int], int] = {}
+        for idx in np.nonzero(ok)[0]:
+            key = (int(cells[idx][0]), int(cells[idx][1]))
+            if key not in seen or res[idx] < res[seen[key]]:
+                seen[key] = int(idx)
+        sel = np.array(sorted(seen.values()), np.int64)
+        if len(sel) < 3:
+            return None
+        src = np.array([UNIT.to_pixel(tuple(cells[i])) for i in sel])
+        dst = centres[sel]
+        if len(sel) >= 6:
+            hom, _ = cv2.findHomography(src, dst, 0)
+            if hom is None:
+                return None
+        else:
+            aff, _ = cv2.estimateAffine2D(src, dst)
+            if aff is None:
+                return None
+            hom = np.vstack([aff, [0, 0, 1]])
+        lat = Lattice(np.asarray(hom, np.float64), len(sel))
+    cells, res = _residuals(lat, centres)
+    return Lattice(lat.homography, int(np.sum(res < config.lattice_inlier_frac)))
+
+
+# --- Outline fit: the lattice whose hexagons best reproduce the map's silhouette ----
+
+def _unit_samples(rings: int = 4) -> np.ndarray:
+    """Points inside the unit flat-topped hexagon (lattice space), denser near the rim."""
+    pts = [(0.0, 0.0)]
+    for ring in range(1, rings + 1):
+        rad = 0.96 * ring / rings
+        n = 6 * ring
+        for i in range(n):
+            # Walk the hexagon perimeter of circumradius ``rad``.
+            t = i / n * 6
+            k = int(t)
+            f = t - k
+            a = (rad * math.cos(math.radians(60 * k)), rad * math.sin(math.radians(60 * k)))
+            b = (rad * math.cos(math.radians(60 * (k + 1))),
+                 rad * math.sin(math.radians(60 * (k + 1))))
+            pts.append((a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f))
+    return np.array(pts)
+
+
+UNIT_SAMPLES = _unit_samples()
+COARSE_SAMPLES = _unit_samples(2)
+
+
+def soft_mask(mask: np.ndarray, radius: float, ramp_frac: float = 0.15) -> np.ndarray:
+    """Float mask 0..1 that ramps over ``ramp_frac`` radius across the boundary."""
+    inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    outside = cv2.distanceTransform(cv2.bitwise_not(mask), cv2.DIST_L2, 3)
+    signed = inside - outside
+    ramp = max(1.0, ramp_frac * radius)
+    return np.clip(0.5 + signed / (2 * ramp), 0.0, 1.0).astype(np.float32)
+
+
+def boundary_angle(mask: np.ndarray, aspect: float = 1.0) -> float:
+    """Rotation (degrees in [-30, 30)) of the silhouette's hexagon sides.
+
+    A flat-topped hexagon has sides at 0, 60 and 120 degrees; the histogram of the
+    boundary's gradient directions folded modulo 60 peaks at the map's rotation.
+    ``aspect`` < 1 says the image is squashed vertically by that factor (camera tilt);
+    directions are unsquashed first.
+    """
+    m = cv2.GaussianBlur(mask.astype(np.float32), (5, 5), 0)
+    gx = cv2.Sobel(m, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(m, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)
+    sel = mag > 0.2 * mag.max()
+    # Side direction is perpendicular to the gradient: (-gy, gx), then unsquash y.
+    ang = np.degrees(np.arctan2(gx[sel] / aspect, -gy[sel]))
+    w = mag[sel]
+    folded = np.radians(ang * 6.0)  # period 60 degrees -> full circle
+    c, s = float((w * np.cos(folded)).sum()), float((w * np.sin(folded)).sum())
+    theta = math.degrees(math.atan2(s, c)) / 6.0
+    return (theta + 30.0) % 60.0 - 30.0
+
+
+def _cells_around(hom: np.ndarray, box: tuple[int, int, int, int], radius: float
+                  ) -> np.ndarray:
+    """Lattice cells whose centre maps inside ``box`` = (x0, y0, x1, y1) plus a margin."""
+    bx0, by0, bx1, by1 = box
+    inv = np.linalg.inv(hom)
+    corners = np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]],
+                       np.float64).reshape(-1, 1, 2)
+    lat = cv2.perspectiveTransform(corners, inv).reshape(-1, 2)
+    qr = np.array([UNIT.to_fractional((x, y)) for x, y in lat])
+    qmin, rmin = np.floor(qr.min(axis=0)) - 2
+    qmax, rmax = np.ceil(qr.max(axis=0)) + 2
+    if (qmax - qmin) * (rmax - rmin) > 40000:
+        return np.zeros((0, 2), np.int64)
+    qs, rs = np.meshgrid(np.arange(qmin, qmax + 1), np.arange(rmin, rmax + 1))
+    cells = np.stack([qs.ravel(), rs.ravel()], axis=1).astype(np.int64)
+    centres = np.stack([1.5 * cells[:, 0], SQRT3 * (cells[:, 1] + cells[:, 0] / 2)], axis=1)
+    img = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), hom).reshape(-1, 2)
+    ok = ((img[:, 0] > bx0 - radius) & (img[:, 0] < bx1 + radius)
+          & (img[:, 1] > by0 - radius) & (img[:, 1] < by1 + radius))
+    return cells[ok]
+
+
+def outline_cost(hom: np.ndarray, soft: np.ndarray, cells: np.ndarray,
+                 samples: np.ndarray = UNIT_SAMPLES) -> tuple[float, np.ndarray]:
+    """Mean disagreement between the silhouette and the union of occupied cells.
+
+    Each cell is occupied when the silhouette covers most of it; the cost is how far
+    the silhouette is from 0 (free cell) or 1 (occupied cell) at sample points.
+    Returns the cost and the per-cell coverage.
+    """
+    centres = np.stack([1.5 * cells[:, 0], SQRT3 * (cells[:, 1] + cells[:, 0] / 2)], axis=1)
+    pts = (centres[:, None, :] + samples[None, :, :]).reshape(-1, 1, 2)
+    img = cv2.perspectiveTransform(pts, hom).reshape(-1, 2).astype(np.float32)
+    h, w = soft.shape
+    xs = np.clip(img[:, 0], 0, w - 1)
+    ys = np.clip(img[:, 1], 0, h - 1)
+    x0 = np.floor(xs).astype(np.int64)
+    y0 = np.floor(ys).astype(np.int64)
+    x1 = np.minimum(x0 + 1, w - 1)
+    y1 = np.minimum(y0 + 1, h - 1)
+    fx, fy = xs - x0, ys - y0
+    val = (soft[y0, x0] * (1 - fx) * (1 - fy) + soft[y0, x1] * fx * (1 - fy)
+           + soft[y1, x0] * (1 - fx) * fy + soft[y1, x1] * fx * fy)
+    val = val.reshape(len(cells), -1)
+    cover = val.mean(axis=1)
+    occ = cover > 0.5
+    err = np.where(occ[:, None], 1.0 - val, val).mean(axis=1)
+    # Weight each cell by its area in the image: the cost is a mismatched area.
+    wgt = centres[:, 0] * hom[2, 0] + centres[:, 1] * hom[2, 1] + hom[2, 2]
+    area = np.abs(np.linalg.det(hom) / np.maximum(np.abs(wgt), 1e-9) ** 3)
+    total = float((area * cover).sum())
+    return float((err * area).sum() / max(total, 1e-9)), cover
+
+
+def _affine_offset_costs(base: np.ndarray, soft: np.ndarray, cells: np.ndarray,
+                         offsets: np.ndarray) -> np.ndarray:
+    """``outline_cost`` (coarse samples) of ``base`` shifted by each lattice offset, at
+    once; ``base`` is affine so every cell has the same image area."""
+    centres = np.stack([1.5 * cells[:, 0], SQRT3 * (cells[:, 1] + cells[:, 0] / 2)], axis=1)
+    pts = (centres[:, None, :] + COARSE_SAMPLES[None, :, :]).reshape(1, -1, 2)
+    pts = pts + offsets[:, None, :]  # O x (C*S) x 2
+    img = pts @ base[:2, :2].T + base[:2, 2]
+    h, w = soft.shape
+    xs = np.clip(np.round(img[..., 0]).astype(np.int64), 0, w - 1)
+    ys = np.clip(np.round(img[..., 1]).astype(np.int64), 0, h - 1)
+    val = soft[ys, xs].reshape(len(offsets), len(cells), -1)
+    cover = val.mean(axis=2)
+    occ = cover > 0.5
+    err = np.where(occ[:, :, None], 1.0 - val, val).mean(axis=2)
+    return err.sum(axis=1) / np.maximum(cover.sum(axis=1), 1e-9)
+
+
+def similarity(theta_deg: float, scale: float, tx: float, ty: float) -> np.ndarray:
+    c, s = math.cos(math.radians(theta_deg)) * scale, math.sin(math.radians(theta_deg)) * scale
+    return np.array([[c, -s, tx], [s, c, ty], [0.0, 0.0, 1.0]])
+
+
+def fit_outline(view: MapView, config: ScanConfig = DEFAULT_CONFIG) -> list[Lattice]:
+    """Candidate homographies whose lattice cells tile the map's silhouette, best first.
+
+    A grid search over vertical squash, rotation, scale and offset (one cell's worth)
+    gives approximate alignments (similarities with a squash); ``refine_by_seams``
+    turns them into exact homographies.
+    """
+    mask, soft, box, radius = view.mask, view.soft, view.box, view.radius
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return []
+    cx, cy = float(xs.mean()), float(ys.mean())
+    tried: list[tuple[float, np.ndarray]] = []
+    b1 = np.array(UNIT.to_pixel((1, 0)))
+    b2 = np.array(UNIT.to_pixel((0, 1)))
+    steps = config.outline_grid_steps
+    grid = np.arange(steps) / steps
+    gu, gv = np.meshgrid(grid, grid)
+    offsets = gu.ravel()[:, None] * b1[None, :] + gv.ravel()[:, None] * b2[None, :]
+    for aspect in config.outline_aspects:
+        theta0 = boundary_angle(mask, aspect)
+        squash = np.array([[1.0, 0, 0], [0, aspect, 0], [0, 0, 1.0]])
+        for dtheta in config.outline_angles:
+            for fscale in config.outline_scales:
+                scale = radius * fscale / math.sqrt(aspect)
+                base = np.array([[1.0, 0, cx], [0, 1.0, cy], [0, 0, 1.0]]) @ squash @ \
+                    similarity(theta0 + dtheta, scale, 0.0, 0.0)
+                cells = _cells_around(base, box, scale)
+                if len(cells) == 0:
+                    continue
+                costs = _affine_offset_costs(base, soft, cells, offsets)
+                for o in np.argsort(costs)[:3]:
+                    off = offsets[o]
+                    hom = base @ np.array([[1, 0, off[0]], [0, 1, off[1]], [0, 0, 1.0]])
+                    tried.append((float(costs[o]), hom))
+    if not tried:
+        return []
+    tried.sort(key=lambda t: t[0])
+    starts: list[np.ndarray] = []
+    for _, hom in tried:
+        # Skip starts that are the same alignment as one already kept.
+        c = hom @ np.array([0.0, 0.0, 1.0])
+        c = c[:2] / c[2]
+        if any(np.hypot(*(c - (k @ np.array([0.0, 0.0, 1.0]))[:2]
+                          / (k @ np.array([0.0, 0.0, 1.0]))[2])) < 0.3 * radius
+               for k in starts):
+            continue
+        starts.append(hom)
+        if len(starts) >= config.outline_starts:
+            break
+    return [Lattice(hom, 0) for hom in starts]
+
+
+def occupied(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
+             ) -> list[tuple[int, int]]:
+    """Cells of the lattice that the silhouette covers (coverage >= occupancy_min)."""
+    cells = _cells_around(lat.homography, view.box, view.radius)
+    if len(cells) == 0:
+        return []
+    _, cover = outline_cost(lat.homography, view.soft, cells)
+    return [(int(q), int(r)) for (q, r), c in zip(cells, cover, strict=True)
+            if c >= config.occupancy_min]
+
+
+# --- Local refinement: snap every cell to the seams around it, then RANSAC ----------
+
+def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float) -> np.ndarray:
+    """H x W x 2 float map: the lightness gradient (gx, gy), scaled so strong edges are
+    about 1. Tile boundaries are long straight edges; ``oriented_score`` rewards
+    gradient across a predicted side and penalises gradient along it, so the art's
+    edges (which run every way) cancel out while seams and the silhouette add up."""
+    light: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)[:, :, 0].astype(np.float32)
+    light = cv2.GaussianBlur(light, (0, 0), max(0.8, 0.03 * radius))
+    gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)
+    grown = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    inside = mag[grown > 0]
+    top = float(np.percentile(inside, 95)) if inside.size else 1.0
+    grad = np.stack([gx, gy], axis=2) / max(top, 1e-6)
+    grad[grown == 0] = 0.0
+    return grad
+
+
+def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray) -> np.ndarray:
+    """Per point: |gradient across the side| - |gradient along it| (same leading shape
+    as ``pts[..., 0]``; ``tangents`` broadcast against ``pts``)."""
+    h, w = grad.shape[:2]
+    xs = np.clip(np.round(pts[..., 0]).astype(np.int64), 0, w - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(np.int64), 0, h - 1)
+    g = grad[ys, xs]
+    t = tangents / np.maximum(np.linalg.norm(tangents, axis=-1, keepdims=True), 1e-9)
+    along = g[..., 0] * t[..., 0] + g[..., 1] * t[..., 1]
+    across = g[..., 0] * -t[..., 1] + g[..., 1] * t[..., 0]
+    return np.minimum(np.abs(across), 1.5) - np.minimum(np.abs(along), 1.5)
+
+
+def _outline_points(n_per_side: int = 6) -> np.ndarray:
+    """Points along the unit hexagon's sides (lattice space, relative to its centre)."""
+    pts = []
+    for k in range(6):
+        a = np.array([math.cos(math.radians(60 * k)), math.sin(math.radians(60 * k))])
+        b = np.array([math.cos(math.radians(60 * (k + 1))),
+                      math.sin(math.radians(60 * (k + 1)))])
+        for t in np.linspace(0.15, 0.85, n_per_side):
+            pts.append(a + (b - a) * t)
+    return np.array(pts)
+
+
+OUTLINE_POINTS = _outline_points()
+OUTLINE_TANGENTS = np.repeat(np.array([
+    (math.cos(math.radians(60 * (k + 1))) - math.cos(math.radians(60 * k)),
+     math.sin(math.radians(60 * (k + 1))) - math.sin(math.radians(60 * k)))
+    for k in range(6)]), len(OUTLINE_POINTS) // 6, axis=0)
+
+
+def _project_outline(hom: np.ndarray, lat_centres: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Image points (C x P x 2) and side tangents of the outlines of cells at
+    ``lat_centres`` under ``hom``."""
+    pts = (lat_centres[:, None, :] + OUTLINE_POINTS[None, :, :]).reshape(-1, 1, 2)
+    ahead = pts + 0.05 * np.tile(OUTLINE_TANGENTS, (len(lat_centres), 1)).reshape(-1, 1, 2)
+    a = cv2.perspectiveTransform(pts, hom).reshape(len(lat_centres), -1, 2)
+    b = cv2.perspectiveTransform(ahead, hom).reshape(len(lat_centres), -1, 2)
+    return a, b - a
+
+
+def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
+                    ) -> Lattice:
+    """Grow an approximate lattice into an exact one, ring by ring from the map's middle.
+
+    Each round takes the occupied cells within a growing lattice distance of the
+    middle cell, moves each one's outline to where the boundary map is strongest
+    nearby, and fits one homography to the moved centres by RANSAC (cells that
+    disagree are ignored). A local fit is accurate near the middle and extrapolates
+    well enough to the next ring, so perspective is picked up progressively.
+    """
+    radius = view.radius
+    span = config.snap_search_frac * radius
+    shifts = np.linspace(-span, span, config.snap_steps)
+    sx, sy = np.meshgrid(shifts, shifts)
+    offsets = np.stack([sx.ravel(), sy.ravel()], axis=1)  # S x 2
+    middle = np.array([view.middle])
+    hom = lat.homography
+    best_j = fit_quality(lat, view, config)
+    for reach in config.snap_reach:
+        cur = Lattice(hom, lat.inliers)
+        cells = occupied(cur, view, config)
+        if len(cells) < 3:
+            break
+        mid_lat = cur.to_lattice(middle)[0]
+        anchor = hex_round(*UNIT.to_fractional((mid_lat[0], mid_lat[1])))
+        near = [c for c in cells if _hex_distance(c, anchor) <= reach]
+        if len(near) < 3:
+            near = cells
+        cell_arr = np.array(near, np.float64)
+        lat_centres = np.stack([1.5 * cell_arr[:, 0],
+                                SQRT3 * (cell_arr[:, 1] + cell_arr[:, 0] / 2)], axis=1)
+        img_pts, tans = _project_outline(hom, lat_centres)
+        centres_img = cv2.perspectiveTransform(lat_centres.reshape(-1, 1, 2), hom
+                                               ).reshape(-1, 2)
+        moved = img_pts[:, None, :, :] + offsets[None, :, None, :]  # C x S x P x 2
+        score = oriented_score(view.grad, moved, tans[:, None, :, :]).mean(axis=2)
+        target = centres_img + offsets[score.argmax(axis=1)]
+        new = _fit_points(lat_centres, target, config.snap_ransac_frac * radius)
+        if new is None:
+            continue
+        if not plausible(new, radius, cells):
+            continue
+        j = fit_quality(Lattice(new, 0), view, config)
+        if j >= best_j:
+            hom, best_j = new, j
+        elif reach >= 99:
+            break  # the whole map no longer improves
+    return Lattice(hom, lat.inliers)
+
+
+def plausible(hom: np.ndarray, radius: float, cells: list[tuple[int, int]]) -> bool:
+    """A camera view of a table: every cell in front of the camera, cell sizes within
+    a factor of 3 of each other and of the expected size."""
+    if not cells:
+        return False
+    arr = np.array(cells, np.float64)
+    centres = np.stack([1.5 * arr[:, 0], SQRT3 * (arr[:, 1] + arr[:, 0] / 2)], axis=1)
+    w = centres[:, 0] * hom[2, 0] + centres[:, 1] * hom[2, 1] + hom[2, 2]
+    if np.any(w * np.sign(hom[2, 2] or 1.0) <= 0):
+        return False
+    scale = np.sqrt(np.abs(np.linalg.det(hom) / np.abs(w) ** 3))
+    return bool(scale.max() < 3.0 * scale.min()
+                and 0.5 * radius < float(np.median(scale)) < 2.0 * radius)
+
+
+def fit_quality(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG) -> float:
+    """How well a lattice explains the photo: boundary strength along the occupied
+    cells' outlines minus the silhouette mismatch (higher is better)."""
+    cells = occupied(lat, view, config)
+    if not cells:
+        return -np.inf
+    cost = outline_cost(lat.homography, view.soft, np.array(cells))[0]
+    return seam_score(lat, cells, view.grad) - cost
+
+
+def _hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def _fit_points(src: np.ndarray, dst: np.ndarray, threshold: float) -> np.ndarray | None:
+    """Homography (>= 8 points) or affine map (fewer) from lattice to image, by RANSAC."""
+    if len(src) >= 8:
+        hom, inl = cv2.findHomography(src, dst, cv2.RANSAC, threshold)
+        if hom is not None and inl is not None and int(inl.sum()) >= 6:
+            return np.asarray(hom, np.float64)
+    if len(src) >= 3:
+        aff, inl = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC,
+                                        ransacReprojThreshold=threshold)
+        if aff is not None:
+            return np.vstack([aff, [0.0, 0.0, 1.0]])
+    return None
+
+
+def seam_score(lat: Lattice, cells: list[tuple[int, int]], bmap: np.ndarray) -> float:
+    """Mean boundary-map value along the outlines of ``cells``: high when the lattice
+    lies on the seams."""
+    if not cells:
+        return 0.0
+    cell_arr = np.array(cells, np.float64)
+    lat_centres = np.stack([1.5 * cell_arr[:, 0],
+                            SQRT3 * (cell_arr[:, 1] + cell_arr[:, 0] / 2)], axis=1)
+    img_pts, tans = _project_outline(lat.homography, lat_centres)
+    return float(oriented_score(bmap, img_pts, tans).mean())
+
+
+def deepest_point(mask: np.ndarray) -> tuple[float, float]:
+    """The point of the silhouette farthest from the table (inside even for a U shape)."""
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
+    return (float(x), float(y))
+
+
+def fit_local(view: MapView, config: ScanConfig = DEFAULT_CONFIG,
+              scales: tuple[float, ...] | None = None) -> list[Lattice]:
+    """Candidate lattices that put cell outlines on the seams near the map's middle.
+
+    Near one point a camera's perspective is almost affine, so a brute-force search
+    over rotation, size, vertical squash and offset of the cells within two steps of
+    the deepest point of the silhouette finds the local lattice; ``refine_by_seams``
+    then grows it over the whole map.
+    """
+    mx, my = view.middle
+    radius, bmap = view.radius, view.grad
+    near = np.array([(q, r) for q in range(-2, 3) for r in range(-2, 3)
+                     if abs(q + r) <= 2], np.float64)
+    lat_c = np.stack([1.5 * near[:, 0], SQRT3 * (near[:, 1] + near[:, 0] / 2)], axis=1)
+    pts = (lat_c[:, None, :] + OUTLINE_POINTS[None, ::2, :]).reshape(-1, 2)  # N x 2
+    tan = np.tile(OUTLINE_TANGENTS[::2], (len(lat_c), 1))  # N x 2
+    b1 = np.array(UNIT.to_pixel((1, 0)))
+    b2 = np.array(UNIT.to_pixel((0, 1)))
+    steps = config.local_offset_steps
+    grid = np.arange(steps) / steps
+    gu, gv = np.meshgrid(grid, grid)
+    offsets = gu.ravel()[:, None] * b1[None, :] + gv.ravel()[:, None] * b2[None, :]
+    moved = pts[None, :, :] + offsets[:, None, :]  # O x N x 2
+    found: list[tuple[float, np.ndarray]] = []
+    for aspect in config.outline_aspects:
+        squash = np.array([[1.0, 0.0], [0.0, aspect]])
+        for theta in np.arange(-30.0, 30.0, config.local_angle_step):
+            for fscale in scales or config.local_scales:
+                scale = radius * fscale / math.sqrt(aspect)
+                c, s_ = math.cos(math.radians(theta)), math.sin(math.radians(theta))
+                lin = squash @ np.array([[c, -s_], [s_, c]]) * scale
+                img = moved @ lin.T + (mx, my)
+                score = oriented_score(bmap, img, (tan @ lin.T)[None, :, :]).mean(axis=1)
+                o = int(np.argmax(score))
+                hom = np.eye(3)
+                hom[:2, :2] = lin
+                hom[:2, 2] = lin @ offsets[o] + (mx, my)
+                found.append((float(score[o]), hom))
+    found.sort(key=lambda t: -t[0])
+    out: list[Lattice] = []
+    for _, hom in found:
+        if len(out) >= config.outline_starts:
+            break
+        if any(np.allclose(hom[:2, :2], k.homography[:2, :2], atol=0.05 * radius)
+               for k in out):
+            continue
+        out.append(Lattice(hom, 0))
+    return out

@@ -1,0 +1,390 @@
+"""The scanner's entry point: a photo in, a ``Scan`` (tiles + record) out.
+
+Representation: ``Scan.tiles`` is a list of ``ScannedTile`` (axial position ``at``
+relative to the first tile found, or ``(index, 0)`` for loose tiles; six-letter
+``code`` as it lies; six ``confidence`` values 0..1; notation ``attributes``; centre
+in original image pixels; ``mismatch`` edges flagged by neighbour consistency).
+``Scan.record`` is the record text (notation.md section 3) with the tiles in
+breadth-first order from the first tile, so every line touches an earlier one.
+
+Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
+foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
+-> ``rectify`` -> ``edges`` -> ``tasks`` -> ``prior`` -> ``consistency``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from companion.rules.hexgrid import DIRECTIONS
+from companion.vision import edges as edges_mod
+from companion.vision import lattice as lattice_mod
+from companion.vision.background import fill_holes, foreground_mask
+from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+from companion.vision.consistency import mismatches
+from companion.vision.errors import ScanError
+from companion.vision.find_tiles import Blob, blobs, reading_order
+from companion.vision.find_tiles import LooseTile as _LooseTile
+from companion.vision.io import ImageInput, Photo, load_photo
+from companion.vision.prior import apply_prior
+from companion.vision.rectify import rectify
+from companion.vision.tasks import Bubble, Marker, find_bubble, find_marker, task_type
+
+TASK_SECTIONS = ("task", "box-1-task")
+LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
+
+
+@dataclass(frozen=True)
+class ScannedTile:
+    at: tuple[int, int]
+    code: str
+    confidence: tuple[float, ...]
+    attributes: dict[str, object] = field(default_factory=dict)
+    center_px: tuple[float, float] = (0.0, 0.0)
+    mismatch: list[int] = field(default_factory=list)
+
+    def line(self) -> str:
+        """The placement line of the record, e.g. ``1 -1 GGMTTM task=grain``."""
+        parts = [str(self.at[0]), str(self.at[1]), self.code]
+        for key, value in self.attributes.items():
+            parts.append(key if value is True else f"{key}={value}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Scan:
+    tiles: list[ScannedTile]
+    kind: str
+    record: str
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "tiles": [
+                {"at": [t.at[0], t.at[1]], "code": t.code,
+                 "confidence": [round(c, 3) for c in t.confidence],
+                 "attributes": dict(t.attributes),
+                 "center_px": [round(t.center_px[0], 1), round(t.center_px[1], 1)],
+                 "mismatch": list(t.mismatch)}
+                for t in self.tiles
+            ],
+            "record": self.record,
+            "kind": self.kind,
+            "warnings": list(self.warnings),
+            "mismatches": sum(len(t.mismatch) for t in self.tiles),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A tile located in the working image, before reading its art."""
+
+    cell: tuple[int, int] | None
+    corners: np.ndarray
+    rectified: np.ndarray
+
+
+class _Clock:
+    def __init__(self, limit: float) -> None:
+        self.start = time.perf_counter()
+        self.limit = limit
+
+    def check(self) -> None:
+        if time.perf_counter() - self.start > self.limit:
+            raise ScanError(f"time limit exceeded: the photo took over {self.limit:g} s")
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def scan(image: ImageInput, config: ScanConfig | None = None) -> Scan:
+    """Read a photo of an assembled landscape or of loose tiles."""
+    return _run(image, config or DEFAULT_CONFIG)[0]
+
+
+def scan_with_debug(image: ImageInput, folder: str, config: ScanConfig | None = None
+                    ) -> tuple[Scan, list[str]]:
+    """``scan`` and write debug drawings to ``folder``; returns the scan and the files."""
+    from companion.vision.debug import contact_sheet, draw_tiles, write_debug
+
+    result, found, photo, mask = _run(image, config or DEFAULT_CONFIG)
+    order = _tile_order(result, found, photo)
+    labels = [f"{t.at[0]},{t.at[1]}\n{t.code}" for t in result.tiles]
+    overlay = draw_tiles(photo.image, [found[i].corners for i in order], labels,
+                         [t.confidence for t in result.tiles],
+                         [t.mismatch for t in result.tiles], mask)
+    sheet = contact_sheet([found[i].rectified for i in order],
+                          [lab.replace("\n", " ") for lab in labels])
+    paths = write_debug(folder, {"scan-overlay": overlay, "scan-tiles": sheet,
+                                 "scan-mask": mask})
+    return result, [str(p) for p in paths]
+
+
+def _tile_order(result: Scan, found: list[_Found], photo: Photo) -> list[int]:
+    """Index into ``found`` of each tile of ``result`` (matched by centre)."""
+    centres = np.array([photo.to_original(tuple(f.corners.mean(axis=0))) for f in found])
+    out = []
+    for t in result.tiles:
+        d = np.hypot(*(centres - np.array(t.center_px)).T)
+        out.append(int(np.argmin(d)))
+    return out
+
+
+def _run(image: ImageInput, config: ScanConfig
+         ) -> tuple[Scan, list[_Found], Photo, np.ndarray]:
+    clock = _Clock(config.time_limit_s)
+    photo = load_photo(image, config)
+    clock.check()
+    raw = foreground_mask(photo.image, config, fill=False)
+    mask = fill_holes(raw)
+    found, kind = locate_tiles(photo.image, config, clock, mask, raw)
+    clock.check()
+    return read_tiles(photo, found, kind, config, clock), found, photo, mask
+
+
+def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = None,
+                 mask: np.ndarray | None = None, raw: np.ndarray | None = None
+                 ) -> tuple[list[_Found], str]:
+    """Find the tiles: loose hexagons, or the cells of a fitted lattice.
+
+    ``mask`` is the foreground with holes filled, ``raw`` the same before filling.
+    """
+    if raw is None:
+        raw = foreground_mask(image, config, fill=False)
+    if mask is None:
+        mask = fill_holes(raw)
+    comps = blobs(mask, config)
+    if not comps:
+        raise ScanError("no tiles found: the table looks empty")
+    hexes = [b for b in comps if b.hexagon is not None]
+    tile_area = float(np.median([b.area for b in hexes])) if hexes else 0.0
+    clusters = [b for b in comps if b.hexagon is None
+                and (tile_area == 0.0 or b.area > 1.6 * tile_area)]
+    if clock:
+        clock.check()
+    if _looks_assembled(hexes, clusters):
+        return _locate_assembled(image, comps, raw, config, clock), "assembled"
+    if not hexes:
+        raise ScanError("no tiles recognised: this does not look like a photo of "
+                        "Dorfromantik tiles")
+    loose = [_LooseTile(center=(float(b.hexagon[:, 0].mean()), float(b.hexagon[:, 1].mean())),
+                        corners=b.hexagon, rectified=np.zeros((1, 1, 3), np.uint8))
+             for b in hexes if b.hexagon is not None]
+    ordered = reading_order(loose)
+    return [_Found(None, t.corners, rectify(image, t.corners, config.rectified_radius))
+            for t in ordered], "loose"
+
+
+def _hex_radius(blob: Blob) -> float:
+    assert blob.hexagon is not None
+    centre = blob.hexagon.mean(axis=0)
+    return float(np.linalg.norm(blob.hexagon - centre, axis=1).mean())
+
+
+def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
+    """Tiles touch (clusters of them) or lie about one tile width apart on a lattice."""
+    if clusters and clusters[0].area > 0.5 * sum(b.area for b in hexes):
+        return True
+    if len(hexes) < 2:
+        return False
+    centres = np.array([b.hexagon.mean(axis=0) for b in hexes if b.hexagon is not None])
+    radius = float(np.median([_hex_radius(b) for b in hexes]))
+    d = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    return float(np.median(d.min(axis=1))) < 1.2 * lattice_mod.SQRT3 * radius
+
+
+def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
+                      config: ScanConfig, clock: _Clock | None = None) -> list[_Found]:
+    """Fit one lattice to all tiles on the table (touching or with small gaps)."""
+    import cv2
+
+    map_mask: np.ndarray = np.zeros(image.shape[:2], np.uint8)
+    cv2.drawContours(map_mask, [b.contour for b in comps], -1, 255, -1)
+    hexes = [b for b in comps if b.hexagon is not None]
+    if len(hexes) >= 3:
+        radius = float(np.median([_hex_radius(b) for b in hexes]))
+    else:
+        radius = lattice_mod.estimate_radius(map_mask)
+    if radius <= 4:
+        raise ScanError("no tiles recognised: the shapes on the table are not hexagons")
+    # Holes as big as a tile are empty cells inside the map: keep them open.
+    holes = cv2.bitwise_and(map_mask, cv2.bitwise_not(raw))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] > config.hole_min_frac * 2.6 * radius * radius:
+            map_mask[labels == i] = 0
+    # Bridge the thin gaps between tiles that do not quite touch.
+    k = max(3, int(round(config.gap_close_frac * radius)) | 1)
+    map_mask = cv2.morphologyEx(map_mask, cv2.MORPH_CLOSE,
+                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    view = lattice_mod.map_view(image, map_mask, radius)
+    views = [view]
+    local = lattice_mod.fit_local(view, config)
+    if local and len(hexes) < 3:
+        # The silhouette only hints at the tile size; the seams near the middle may
+        # tell it better: try that size too and let the fit quality decide.
+        size = float(np.sqrt(abs(np.linalg.det(local[0].homography[:2, :2]))))
+        if abs(size / radius - 1.0) > 0.12:
+            views.append(lattice_mod.map_view(image, map_mask, size))
+    best: tuple[float, lattice_mod.Lattice, list[tuple[int, int]]] | None = None
+    for v in views:
+        if v is view:
+            starts = local + lattice_mod.fit_outline(v, config)[:1]
+        else:
+            starts = lattice_mod.fit_local(v, config)
+        if len(hexes) >= 3:
+            centres = np.array([b.hexagon.mean(axis=0) for b in hexes
+                                if b.hexagon is not None])
+            ransac = lattice_mod.fit_lattice(centres, radius, config)
+            if ransac is not None:
+                starts.insert(0, ransac)
+        for lat in starts:
+            if clock:
+                clock.check()
+            lat = lattice_mod.refine_by_seams(lat, v, config)
+            cells = lattice_mod.occupied(lat, v, config)
+            if not cells:
+                continue
+            # Judge every candidate on the same view (the silhouette's size).
+            score = lattice_mod.fit_quality(lat, view, config)
+            if best is None or score > best[0]:
+                best = (score, lat, cells)
+    if best is None:
+        raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
+    _, lat, cells = best
+    out = []
+    for cell in cells:
+        corners = lat.cell_corners(cell)
+        tile = rectify(image, corners, config.rectified_radius)
+        if not _is_bare_table(tile, config):
+            out.append(_Found(cell, corners, tile))
+    return out
+
+
+def _is_bare_table(tile: np.ndarray, config: ScanConfig) -> bool:
+    """A lattice cell over table seen through a hole in the map: smooth and plain,
+    where every tile's art has edges and contrast."""
+    import cv2
+
+    inner = cv2.erode(edges_mod.hexagon_mask(config.rectified_radius),
+                      np.ones((15, 15), np.uint8)) > 0
+    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float64)
+    texture = float(np.abs(cv2.Laplacian(gray, cv2.CV_64F))[inner].mean())
+    return texture < config.bare_texture_max and float(gray[inner].std()) < config.bare_std_max
+
+
+def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
+               clock: _Clock | None = None) -> Scan:
+    """Read the art of every located tile and build the record."""
+    warnings: list[str] = []
+    gains = edges_mod.white_gains([f.rectified for f in found])
+    found = [_Found(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
+             for f in found]
+    meadow = edges_mod.meadow_reference([f.rectified for f in found])
+    readings = []
+    terrain_like = []
+    for f in found:
+        tile_meadow = edges_mod.tile_meadow(f.rectified, meadow)
+        classes = edges_mod.pixel_classes(f.rectified, tile_meadow)
+        inside = classes[edges_mod.hexagon_mask(config.rectified_radius) > 0]
+        game = np.isin(inside, edges_mod.GAME_CLASSES)
+        terrain_like.append(float(np.mean(game)))
+        probs = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
+                                               config)
+        detail = edges_mod.apply_gains(
+            rectify(photo.detail_image(), f.corners * photo.detail_factor,
+                    config.marker_radius), gains)
+        bubble = find_bubble(detail, tile_meadow, config)
+        marker = find_marker(detail, config) if bubble is not None else None
+        if bubble is not None and marker is not None:
+            # A light marker disc can pass for the bubble: look again without it.
+            again = find_bubble(detail, tile_meadow, config,
+                                (marker.center[0], marker.center[1], marker.radius))
+            if again is not None:
+                bubble = again
+            elif _overlaps(bubble, marker):
+                marker = None
+        attrs: dict[str, object] = {}
+        if bubble is not None:
+            kind_of_task = task_type(detail, bubble)
+            attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
+        if config.use_catalogue:
+            sections = TASK_SECTIONS if bubble is not None else LANDSCAPE_SECTIONS
+            code, conf, snapped = apply_prior(probs, config.off_catalogue_prior, sections)
+        else:
+            idx = probs.argmax(axis=1)
+            code = "".join(edges_mod.LETTERS[i] for i in idx)
+            conf = tuple(float(probs[e, i]) for e, i in enumerate(idx))
+        readings.append((code, conf, attrs))
+        if clock:
+            clock.check()
+    if float(np.median(terrain_like)) < config.min_terrain_fraction:
+        raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
+                        "tiles (a photo of something else?)")
+    centres = [photo.to_original(tuple(f.corners.mean(axis=0))) for f in found]
+    if kind == "assembled":
+        cells = [f.cell for f in found]
+        assert all(c is not None for c in cells)
+        order = _bfs_order([c for c in cells if c is not None], centres)
+        origin = cells[order[0]]
+        assert origin is not None
+        codes = {cells[i]: readings[i][0] for i in range(len(found))
+                 if cells[i] is not None}
+        flags = mismatches({c: k for c, k in codes.items() if c is not None})
+        tiles = []
+        for i in order:
+            cell = cells[i]
+            assert cell is not None
+            code, conf, attrs = readings[i]
+            tiles.append(ScannedTile(at=(cell[0] - origin[0], cell[1] - origin[1]),
+                                     code=code, confidence=conf, attributes=attrs,
+                                     center_px=centres[i], mismatch=flags.get(cell, [])))
+        n_bad = sum(len(t.mismatch) for t in tiles) // 2
+        if n_bad:
+            warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
+    else:
+        tiles = [ScannedTile(at=(i, 0), code=code, confidence=conf, attributes=attrs,
+                             center_px=centres[i])
+                 for i, (code, conf, attrs) in enumerate(readings)]
+    record = "game: board-game\n" + "".join(t.line() + "\n" for t in tiles)
+    return Scan(tiles=tiles, kind=kind, record=record, warnings=warnings,
+                seconds=clock.elapsed if clock else 0.0)
+
+
+def _overlaps(bubble: Bubble, marker: Marker) -> bool:
+    bx, by = bubble.x + bubble.w / 2, bubble.y + bubble.h / 2
+    return bool(np.hypot(bx - marker.center[0], by - marker.center[1]) < marker.radius)
+
+
+def _bfs_order(cells: list[tuple[int, int]], centres: list[tuple[float, float]]) -> list[int]:
+    """Indices of cells in breadth-first order from the first tile (top-most, then left).
+
+    Cells not connected to it follow, each group again breadth-first.
+    """
+    index = {c: i for i, c in enumerate(cells)}
+    remaining = sorted(range(len(cells)), key=lambda i: (round(centres[i][1]), centres[i][0]))
+    seen: set[int] = set()
+    order: list[int] = []
+    for start in remaining:
+        if start in seen:
+            continue
+        queue = deque([start])
+        seen.add(start)
+        while queue:
+            i = queue.popleft()
+            order.append(i)
+            q, r = cells[i]
+            for dq, dr in DIRECTIONS:
+                j = index.get((q + dq, r + dr))
+                if j is not None and j not in seen:
+                    seen.add(j)
+                    queue.append(j)
+    return order

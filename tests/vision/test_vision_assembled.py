@@ -1,0 +1,94 @@
+"""Assembled maps drawn synthetically (flat colour bands, dark rims) with known truth."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from vision_scanner_synth import draw_map, random_map
+
+from companion.rules.hexgrid import DIRECTIONS
+from companion.vision import ScanConfig, scan
+
+
+def _score(truth: dict[tuple[int, int], str], centres: dict[tuple[int, int], tuple[float, float]],
+           result: object) -> tuple[int, int, int]:
+    """(tiles at the right relative position, edges right, tiles found)."""
+    got = {}
+    for tile in result.tiles:
+        cell = min(centres, key=lambda c: np.hypot(centres[c][0] - tile.center_px[0],
+                                                   centres[c][1] - tile.center_px[1]))
+        got[cell] = tile
+    offsets: dict[tuple[int, int], int] = {}
+    for cell, tile in got.items():
+        off = (cell[0] - tile.at[0], cell[1] - tile.at[1])
+        offsets[off] = offsets.get(off, 0) + 1
+    origin = max(offsets, key=lambda o: offsets[o])
+    at_right = sum(1 for c, t in got.items() if (c[0] - t.at[0], c[1] - t.at[1]) == origin)
+    edges = sum(sum(a == b for a, b in zip(t.code, truth[c], strict=True))
+                for c, t in got.items())
+    return at_right, edges, len(result.tiles)
+
+
+@pytest.mark.parametrize(("seed", "tilt", "turn"), [(0, 0.0, -10.0), (2, 35.0, 6.0)])
+def test_assembled_map_positions_and_edges(seed: int, tilt: float, turn: float) -> None:
+    truth = random_map(30, seed)
+    photo, centres = draw_map(truth, size=55, tilt_deg=tilt, rotate_deg=turn, seed=seed)
+    result = scan(photo)
+    assert result.kind == "assembled"
+    at_right, edges, found = _score(truth, centres, result)
+    assert found == len(truth)
+    assert at_right == len(truth)
+    assert edges >= 0.98 * 6 * len(truth)
+
+
+def test_record_is_connected_breadth_first_from_first_tile() -> None:
+    truth = random_map(12, 5)
+    photo, _ = draw_map(truth, size=60, seed=5)
+    result = scan(photo)
+    lines = result.record.splitlines()
+    assert lines[0] == "game: board-game"
+    placed: list[tuple[int, int]] = []
+    for line in lines[1:]:
+        q, r, code, *_ = line.split()
+        cell = (int(q), int(r))
+        if placed:
+            assert any((cell[0] + d.q, cell[1] + d.r) in placed for d in DIRECTIONS)
+        else:
+            assert cell == (0, 0)
+        assert len(code) == 6
+        placed.append(cell)
+    assert len(placed) == len(truth)
+
+
+def test_json_shape_and_mismatch_flags() -> None:
+    truth = {(0, 0): "TMMMMM", (0, -1): "MMMMMM", (1, 0): "MMMMMM"}  # track into meadow
+    photo, _ = draw_map(truth, size=70, seed=1)
+    result = scan(photo, ScanConfig(use_catalogue=False))
+    data = json.loads(json.dumps(result.to_json()))
+    assert set(data) >= {"tiles", "record"}
+    assert {"at", "code", "confidence", "attributes"} <= set(data["tiles"][0])
+    by_code = {t["code"]: t for t in data["tiles"]}
+    assert "TMMMMM" in by_code
+    flagged = [t for t in result.tiles if t.mismatch]
+    assert len(flagged) == 2  # the track tile and the tile its track runs into
+    assert data["mismatches"] == 2
+
+
+def test_task_tiles_and_markers_are_read() -> None:
+    truth = random_map(9, 11)
+    cells = list(truth)
+    tasks = {cells[1]: ("grain", 5, 40.0), cells[4]: ("village", 3, 200.0),
+             cells[6]: ("stream", None, 0.0)}
+    photo, centres = draw_map(truth, size=80, seed=11, tasks=tasks)
+    result = scan(photo)
+    by_cell = {}
+    for tile in result.tiles:
+        cell = min(centres, key=lambda c: np.hypot(centres[c][0] - tile.center_px[0],
+                                                   centres[c][1] - tile.center_px[1]))
+        by_cell[cell] = tile.attributes
+    assert by_cell[cells[1]] == {"task": "grain/5"}
+    assert by_cell[cells[4]] == {"task": "village/3"}
+    assert by_cell[cells[6]] == {"task": "stream"}
+    assert sum(1 for a in by_cell.values() if a) == 3

@@ -1,0 +1,97 @@
+"""The evaluation script: alignment, scoring, and a run on one tiny rendered photo."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+
+from companion.rules.hexgrid import Hex
+from companion.rules.tiles import rotate
+from companion.vision import evaluate as ev
+from companion.vision.render import render_record
+from companion.vision.scan import Scan, ScannedTile
+
+TRUTH = [
+    ev.Truth((0, 0), "GGMTTM", None, None, None, (100.0, 100.0)),
+    ev.Truth((0, 1), "TFFFFT", "forest", 5, None, (100.0, 186.0)),
+    ev.Truth((1, 0), "SSMFFM", None, None, "forest", (175.0, 143.0)),
+    ev.Truth((-1, 1), "VVVMMT", None, None, None, (25.0, 186.0)),
+]
+
+
+def _scan_turned(k: int, shift: tuple[int, int], wrong_edge: bool = False) -> Scan:
+    """A scan that saw the truth turned by -k steps and shifted (as a real scan may)."""
+    tiles = []
+    for t in TRUTH:
+        at = Hex(*t.at).rotate(-k)
+        code = rotate(t.code, -k)
+        if wrong_edge and t.at == (0, 0):
+            code = "V" + code[1:]
+        attrs: dict[str, object] = {"task": f"{t.task_type}/{t.marker}"} if t.task_type else {}
+        tiles.append(ScannedTile(at=(at.q + shift[0], at.r + shift[1]), code=code,
+                                 confidence=(1.0,) * 6, attributes=attrs, center_px=t.centre))
+    return Scan(tiles=tiles, kind="assembled", record="")
+
+
+def test_alignment_undoes_rotation_and_translation():
+    for k in range(6):
+        scan = _scan_turned(k, (3, -2))
+        found = ev.best_alignment([s.at for s in scan.tiles], [t.at for t in TRUTH],
+                                  [s.code for s in scan.tiles], [t.code for t in TRUTH])
+        assert found[0] == k
+        tally = ev.compare(scan, TRUTH, "assembled")
+        assert tally.placed_right == 4 and tally.edges_right == 24 and tally.tiles_right == 4
+        assert tally.markers_right == 1 and tally.tasks_right == 1
+
+
+def test_a_wrong_edge_and_a_missing_tile_are_counted():
+    scan = _scan_turned(2, (0, 0), wrong_edge=True)
+    ghost = ScannedTile(at=(5, 5), code="MMMMMM", confidence=(0.5,) * 6,
+                        center_px=(900.0, 900.0))  # a "tile" seen on the bare table
+    scan = Scan(tiles=[*scan.tiles[:3], ghost], kind="assembled", record="")  # (-1, 1) missed
+    tally = ev.compare(scan, TRUTH, "assembled")
+    assert tally.found == 3 and tally.extra == 1
+    assert tally.placed_right == 3
+    assert tally.edges_right == 3 * 6 - 1 and tally.edges == 24
+    assert tally.tiles_right == 2
+
+
+def test_mismatches_present_and_flagged():
+    a = ScannedTile(at=(0, 0), code="MMMTMM", confidence=(1.0,) * 6, mismatch=[3])
+    b = ScannedTile(at=(0, 1), code="MMMMMM", confidence=(1.0,) * 6)
+    c = ScannedTile(at=(1, 0), code="MMMMMS", confidence=(1.0,) * 6)  # S meets M, unflagged
+    assert ev._mismatches([a, b, c]) == (2, 1)
+
+
+def test_loose_tiles_compare_codes_modulo_rotation():
+    truth = [ev.Truth((1, 0), "GGMTTM", None, None, None, (100.0, 100.0)),
+             ev.Truth((2, 0), "MFFFFF", None, None, None, (400.0, 100.0))]
+    scan = Scan(tiles=[ScannedTile(at=(0, 0), code=rotate("MFFFFF", 2), confidence=(1.0,) * 6,
+                                   center_px=(405.0, 98.0)),
+                       ScannedTile(at=(1, 0), code=rotate("GGMTTM", 5), confidence=(1.0,) * 6,
+                                   center_px=(97.0, 104.0))], kind="loose", record="")
+    tally = ev.compare(scan, truth, "loose")
+    assert tally.placed_right == 2 and tally.edges_right == 12
+
+
+def test_a_failing_scanner_counts_misses_not_crashes():
+    case = ev.Case("x", b"not a photo", TRUTH, "assembled")
+
+    def broken(photo: bytes) -> Scan:
+        raise RuntimeError("boom")
+
+    tally = ev.evaluate([case], broken)
+    assert tally.errors == 1 and tally.placed_right == 0 and tally.edges == 24
+    assert any("boom" in line for line in tally.lines())
+
+
+def test_evaluate_runs_the_real_scanner_on_one_tiny_photo(tmp_path, capsys):
+    text = "game: board-game\n0 0 GGMTTM\n0 1 TFFFFT task=forest/5\n1 0 SSMFFM\n"
+    r = render_record(text, seed=1, size_px=(640, 480), tilt_deg=10)
+    cv2.imwrite(str(tmp_path / "tiny.jpg"), r.image)
+    (tmp_path / "tiny.truth.json").write_text(json.dumps(r.truth_json()), "utf-8")
+    assert ev.main(["--set", "samples", "--samples-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "photos:                 1" in out
+    assert "seconds per photo" in out
