@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from companion.rules.tiles import canonical, rotate
-from companion.vision.render import Rendered, render_tiles
+from companion.vision.render import Rendered, TileTruth, render_tiles
 from companion.vision.render_art import draw_flag, draw_marker, hexagon
 from companion.vision.render_records import (
     LaidTile,
@@ -118,6 +118,8 @@ class CropPainter:
 
     def __init__(self, tiles: tuple[RealTile, ...]) -> None:
         self.free: dict[str, list[RealTile]] = {}
+        self.used: dict[tuple[int, int], RealTile] = {}
+        """The crop drawn at each axial position (its icon is the truth of the task type)."""
         for t in tiles:
             self.free.setdefault(canonical(t.code), []).append(t)
 
@@ -130,6 +132,7 @@ class CropPainter:
         pick = next((t for t in options if (t.section, t.task_type) == wanted),
                     next((t for t in options if t.section == wanted[0]), options[0]))
         options.remove(pick)
+        self.used[(laid.at[0], laid.at[1])] = pick
         steps = next(k for k in range(6) if rotate(pick.code, k) == laid.code)
         src = pick.image
         h, w = src.shape[:2]
@@ -197,6 +200,18 @@ def composite_record(record_text: str | None = None, *, seed: int, landscape: in
     if record_text is None:
         record_text = legal_random_record(seed, landscape, pool=tile_pool(tiles))
     laid = laid_tiles(record_text)
-    rendered = render_tiles(laid, CropPainter(tiles), seed=seed, record=record_text, **photo)
+    painter = CropPainter(tiles)
+    rendered = render_tiles(laid, painter, seed=seed, record=record_text, **photo)
     rendered.kind = "composite"
+    # The photo shows the icon of the crop drawn, even where the painter had to fall
+    # back to a crop whose task type differs from the record's: that icon is the truth.
+    rendered.tiles = [dataclasses.replace(t, task_type=_shown_task(painter, t))
+                      for t in rendered.tiles]
     return rendered
+
+
+def _shown_task(painter: CropPainter, truth: TileTruth) -> str | None:
+    crop = painter.used.get((truth.at[0], truth.at[1]))
+    if crop is None:
+        return truth.task_type
+    return crop.task_type if crop.section == "task" else None

@@ -77,6 +77,9 @@ class ScanConfig:
     snap_steps: int = 9
     snap_reach: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 99, 99, 99)
     """Lattice distance from the middle cell of the cells used in each growth round."""
+    snap_min_gain: float = 0.04
+    """A cell's outline moves onto its own tile only when the boundary score gains this
+    much (``lattice.snap_cells``)."""
     snap_ransac_frac: float = 0.12
     """RANSAC reprojection threshold of the refined homography, fraction of radius."""
     occupancy_min: float = 0.6
@@ -113,6 +116,14 @@ class ScanConfig:
     off_catalogue_prior: float = 0.02
     """Prior probability that a tile is not (a rotation of) any catalogue tile."""
 
+    # --- neighbour consistency ------------------------------------------------
+    resolve_mismatches: bool = True
+    """Re-read both tiles of a track/stream mismatch under each consistent option and
+    keep the best (``consistency.resolve``); off: only flag the mismatches."""
+    resolve_max_cost: float = 4.0
+    """...unless the consistent reading is this much less likely (natural log) than
+    the two tiles' own readings: then the mismatch is real or unclear, and flagged."""
+
     # --- tasks and markers ---------------------------------------------------
     bubble_min_area_frac: float = 0.012
     """Speech bubble area, fraction of the rectified hexagon area (min and max)."""
@@ -122,13 +133,48 @@ class ScanConfig:
     bubble_white_factor: float = 1.45
     """...and so are pixels this many times brighter than the tile's meadow."""
     bubble_white_saturation: int = 70
+    bubble_cut_frac: float = 0.10
+    """When no bubble stands alone, the white is opened with a disc this wide (fraction
+    of the radius) to cut it from thin pale banks and rails it touches."""
     use_tesseract: bool = True
     marker_template_min: float = 0.6
-    """Below this template correlation tesseract is asked for a second opinion."""
+    """(Unused since markers.py; kept for callers' configs.)"""
     marker_accept_min: float = 0.45
-    """Marker readings with a lower correlation are dropped."""
+    """(Unused since markers.py; kept for callers' configs.)"""
     marker_radius: int = 128
     """Task tiles are rectified again at this radius to read marker digits."""
 
+    marker_face_contrast_min: float = 25.0
+    """A token's light face must stand out from the ring around it by this much (HSV
+    value minus 0.8 x saturation; its middle, where the digit is, does not count)."""
+    marker_ink_chroma_max: float = 8.0
+    """A digit's ink is grey-black: a median Lab chroma above this is a coloured icon."""
+    marker_digit_min: float = 0.86
+    """Least correlation of the ink with its best digit template (at any turn)."""
+    marker_prefilter_min: float = 60.0
+    """A tile without a visible speech bubble is searched for a marker only when a
+    coarse look finds a face this clear (see ``marker_face_contrast_min``)..."""
+    marker_alone_min: float = 0.92
+    """...and the marker is kept only with a digit correlation this high."""
+    marker_margin_min: float = 0.01
+    """A digit whose template beats every other digit by less asks tesseract too."""
+
+    # --- flags ---------------------------------------------------------------
+    flag_saturation_min: int = 120
+    """Pennant pixels are at least this saturated (HSV)."""
+    flag_value_min: int = 150
+    """Red and yellow pennants are at least this bright (median HSV value)."""
+    flag_min_area_frac: float = 0.004
+    """Pennant area, fraction of the rectified hexagon's area (min and max)."""
+    flag_max_area_frac: float = 0.012
+    flag_outline_tophat: float = 40.0
+    """Outline pixels are this much lighter (HSV value minus saturation) than a 5 x 5
+    opening of the tile leaves: a thin light line."""
+    flag_cut_tophat: float = 30.0
+    """Pixels this much lighter than the opening are outline, not pennant."""
+    flag_outline_min: float = 0.5
+    """Least share of a pennant's surrounding ring that is pale outline."""
+    flag_fill_max: float = 0.72
+    """A pennant (a triangle) fills at most this share of its least bounding rectangle."""
 
 DEFAULT_CONFIG = ScanConfig()

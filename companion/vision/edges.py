@@ -24,8 +24,9 @@ from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.rectify import hexagon_mask, standard_corners, standard_size
 
 CLASSES: tuple[str, ...] = ("meadow", "forest", "grain", "roof", "pale", "dark", "blue",
-                            "other")
-MEADOW, FOREST, GRAIN, ROOF, PALE, DARK, BLUE, OTHER = range(8)
+                            "other", "bank")
+MEADOW, FOREST, GRAIN, ROOF, PALE, DARK, BLUE, OTHER, BANK = range(9)
+"""``bank`` is pale art touching water (a stream's or lake's shore), not cobbles."""
 LETTERS = "FGVTSM"
 GAME_CLASSES = np.array([MEADOW, FOREST, GRAIN])
 """Colours that cover most of every tile of the game (meadow, forest, grain)."""
@@ -36,6 +37,23 @@ MeadowRef = tuple[float, float, float]
 DEFAULT_MEADOW: MeadowRef = (30.0, 185.0, 120.0)
 
 
+def _meadow_samples(tile: np.ndarray) -> np.ndarray:
+    """HSV of the strongly saturated yellow-green pixels of a rectified tile."""
+    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
+    inside = hexagon_mask(tile.shape[1] // 2) > 0
+    px = hsv[inside]
+    sel = (px[:, 0] >= 24) & (px[:, 0] <= 40) & (px[:, 1] >= 90) & (px[:, 2] >= 50)
+    out: np.ndarray = px[sel]
+    return out
+
+
+def _meadow_of(samples: np.ndarray) -> MeadowRef:
+    v_med = np.median(samples[:, 2])
+    bright = samples[samples[:, 2] >= v_med]
+    h, s, v = np.median(bright, axis=0)
+    return (float(h), float(s), float(v))
+
+
 def meadow_reference(tiles: list[np.ndarray],
                      fallback: MeadowRef = DEFAULT_MEADOW) -> MeadowRef:
     """Estimate the meadow colour from one or more rectified tiles.
@@ -43,22 +61,13 @@ def meadow_reference(tiles: list[np.ndarray],
     Meadow is the light yellow-green that is the most common colour of the game;
     take the brighter half of the strongly saturated yellow-green pixels.
     """
-    samples = []
-    for t in tiles:
-        hsv = cv2.cvtColor(t, cv2.COLOR_BGR2HSV)
-        inside = hexagon_mask(t.shape[1] // 2) > 0
-        px = hsv[inside]
-        sel = (px[:, 0] >= 24) & (px[:, 0] <= 40) & (px[:, 1] >= 90) & (px[:, 2] >= 50)
-        samples.append(px[sel])
+    samples = [_meadow_samples(t) for t in tiles]
     if not samples:
         return fallback
     allpx = np.concatenate(samples)
     if len(allpx) < 200:
         return fallback
-    v_med = np.median(allpx[:, 2])
-    bright = allpx[allpx[:, 2] >= v_med]
-    h, s, v = np.median(bright, axis=0)
-    return (float(h), float(s), float(v))
+    return _meadow_of(allpx)
 
 
 def tile_meadow(tile: np.ndarray, photo: MeadowRef) -> MeadowRef:
@@ -73,6 +82,69 @@ def tile_meadow(tile: np.ndarray, photo: MeadowRef) -> MeadowRef:
     return (h, photo[1], v)
 
 
+MEADOW_SAMPLES_MIN_FRAC = 0.04
+"""A tile's own meadow estimate counts when this fraction of its hexagon is meadow-like."""
+
+
+def local_meadows(tiles: list[np.ndarray], centres: list[tuple[float, float]],
+                  photo: MeadowRef) -> list[MeadowRef]:
+    """The meadow reference of every tile, following the light across the photo.
+
+    Light varies smoothly (gradients, vignetting, a soft cast shadow, glare), so a
+    tile's meadow is predicted from the meadow of the tiles around it (a Gaussian
+    weighted median over about two tile spacings, weighted by how much meadow each
+    shows); the tile's own estimate may then move at most 12 % from that prediction.
+    Tiles with little meadow (an all-forest tile) take the prediction as it is.
+    """
+    n = len(tiles)
+    if n == 0:
+        return []
+    own: list[MeadowRef | None] = []
+    counts = np.zeros(n)
+    for i, t in enumerate(tiles):
+        px = _meadow_samples(t)
+        area = float((hexagon_mask(t.shape[1] // 2) > 0).sum())
+        if len(px) >= max(200.0, MEADOW_SAMPLES_MIN_FRAC * area):
+            own.append(_meadow_of(px))
+            counts[i] = len(px)
+        else:
+            own.append(None)
+    pts = np.asarray(centres, np.float64).reshape(n, 2)
+    if n >= 2:
+        d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+        d_off = d + np.diag(np.full(n, np.inf))
+        spacing = float(np.median(d_off.min(axis=1)))
+    else:
+        d = np.zeros((1, 1))
+        spacing = 1.0
+    reliable = [i for i in range(n) if own[i] is not None]
+    if not reliable:
+        return [tile_meadow(t, photo) for t in tiles]
+    vals = np.array([own[i] for i in reliable], np.float64)  # type: ignore[misc]
+    out: list[MeadowRef] = []
+    for i in range(n):
+        w = counts[reliable] * np.exp(-(d[i, reliable] / (2.0 * spacing)) ** 2)
+        if w.sum() <= 1e-9:
+            w = counts[reliable].astype(np.float64)
+        pred = [_weighted_median(vals[:, c], w) for c in range(3)]
+        o = own[i]
+        if o is None:
+            h, s, v = pred
+        else:
+            v = min(max(o[2], 0.88 * pred[2]), 1.12 * pred[2])
+            h = min(max(o[0], pred[0] - 3), pred[0] + 3)
+            s = min(max(o[1], 0.85 * pred[1]), 1.15 * pred[1])
+        out.append((float(h), float(s), float(v)))
+    return out
+
+
+def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
+    order = np.argsort(values)
+    cum = np.cumsum(weights[order])
+    k = int(np.searchsorted(cum, cum[-1] / 2.0))
+    return float(values[order][min(k, len(values) - 1)])
+
+
 def pixel_classes(tile: np.ndarray, meadow: MeadowRef = DEFAULT_MEADOW) -> np.ndarray:
     """Colour class (index into ``CLASSES``) of every pixel of a rectified tile."""
     hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV).astype(np.int16)
@@ -83,8 +155,11 @@ def pixel_classes(tile: np.ndarray, meadow: MeadowRef = DEFAULT_MEADOW) -> np.nd
     greenish = (h >= mh - 5) & (h <= 90)
     green = greenish & (s >= 0.45 * ms)
     out[green] = MEADOW
+    # Meadow in shade keeps its hue and gains saturation (HSV saturation is chroma
+    # over value); tree clumps are bluer and duller. Dim olive is still meadow.
+    olive = (h <= mh + 3) & (s >= 1.05 * ms) & (vrel >= 0.55)
     forest = greenish & (s >= 0.2 * ms) & (
-        (vrel < 0.78) | ((h > mh + 7) & (vrel < 1.0)))
+        ((vrel < 0.78) & ~olive) | ((h > mh + 7) & (vrel < 1.0)))
     out[forest] = FOREST
     grain = (h >= 12) & (h < mh - 3) & (s >= 0.6 * ms) & (vrel > 0.8)
     out[grain] = GRAIN
@@ -99,7 +174,27 @@ def pixel_classes(tile: np.ndarray, meadow: MeadowRef = DEFAULT_MEADOW) -> np.nd
     grey = (s < 0.25 * ms) & (vrel <= 1.1) & ~blue
     out[rest | grey] = DARK
     out[hexagon_mask(tile.shape[1] // 2) == 0] = OTHER
+    _mark_banks(out)
     return out
+
+
+def _mark_banks(classes: np.ndarray) -> None:
+    """Relabel pale regions that touch blue water as ``BANK`` (in place).
+
+    Streams and lakes are edged with pale sand; a village's pale cobbles lie among
+    roofs. A pale region counts as shore when a good part of its outline is water.
+    """
+    pale = (classes == PALE).astype(np.uint8)
+    blue = (classes == BLUE).astype(np.uint8)
+    if not pale.any() or not blue.any():
+        return
+    near_blue = cv2.dilate(blue, np.ones((5, 5), np.uint8)) > 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    touching = np.bincount(labels[near_blue & (pale > 0)], minlength=n)
+    area = stats[:, cv2.CC_STAT_AREA]
+    shore = (touching >= np.maximum(4, 0.12 * area)) | (touching >= 40)
+    shore[0] = False
+    classes[shore[labels] & (pale > 0)] = BANK
 
 
 @lru_cache(maxsize=16)
@@ -223,6 +318,10 @@ def edge_probabilities(rectified: np.ndarray, config: ScanConfig = DEFAULT_CONFI
     return letter_probabilities(band_fractions(classes, config), config)
 
 
+WHITE_TINT_MAX = 1.8
+"""Brightest art more coloured than this (max/min channel) is not white under a tint."""
+
+
 def white_gains(tiles: list[np.ndarray], max_gain: float = 1.5) -> np.ndarray:
     """Per-channel (B, G, R) gains that make the tiles' whitest art neutral grey.
 
@@ -242,8 +341,8 @@ def white_gains(tiles: list[np.ndarray], max_gain: float = 1.5) -> np.ndarray:
     bright = px.sum(axis=1)
     top = px[bright >= np.percentile(bright, 97)]
     mean = top.mean(axis=0)
-    if mean.min() < 60:
-        return np.ones(3)  # no white art: leave the colours alone
+    if mean.min() < 60 or mean.max() > WHITE_TINT_MAX * mean.min():
+        return np.ones(3)  # no white art (or only coloured things): leave the colours
     gains = mean.mean() / mean
     return np.clip(gains, 1.0 / max_gain, max_gain)
 

@@ -69,6 +69,9 @@ class Tally:
     markers_right: int = 0
     tasks: int = 0
     tasks_right: int = 0
+    flags: int = 0
+    flags_right: int = 0
+    flags_extra: int = 0
     seconds: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -94,6 +97,8 @@ class Tally:
             f"{self.mismatches_present} present",
             f"task types right:       {pct(self.tasks_right, self.tasks)}",
             f"marker digits right:    {pct(self.markers_right, self.markers)}",
+            f"flags right:            {pct(self.flags_right, self.flags)} "
+            f"(+{self.flags_extra} seen where no flag is)",
             f"seconds per photo:      median {med:.2f}, max "
             f"{max(self.seconds) if self.seconds else 0.0:.2f}",
         ]
@@ -148,7 +153,8 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
     """Score one scan result against its truth (see the module docstring)."""
     tally = Tally(photos=1, truth_tiles=len(truth), edges=6 * len(truth),
                   markers=sum(t.marker is not None for t in truth),
-                  tasks=sum(t.task_type is not None for t in truth))
+                  tasks=sum(t.task_type is not None for t in truth),
+                  flags=sum(t.flag is not None for t in truth))
     tiles = list(scan.tiles)
     tally.found, tally.extra = _found_by_pixels(tiles, truth)
     pairs: list[tuple[Truth, str, dict[str, object]]] = []
@@ -184,6 +190,11 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
             tally.tasks_right += 1
         if t.marker is not None and value == t.marker:
             tally.markers_right += 1
+        flag = attrs.get("flag")
+        if flag is not None and flag == t.flag:
+            tally.flags_right += 1
+        elif flag is not None:
+            tally.flags_extra += 1
     return tally
 
 
@@ -247,7 +258,8 @@ def run_case(case: Case, scan_fn: Callable[[bytes], Any]) -> Tally:
         tally = Tally(photos=1, errors=1, truth_tiles=len(case.truth),
                       edges=6 * len(case.truth),
                       markers=sum(t.marker is not None for t in case.truth),
-                      tasks=sum(t.task_type is not None for t in case.truth))
+                      tasks=sum(t.task_type is not None for t in case.truth),
+                      flags=sum(t.flag is not None for t in case.truth))
         tally.error_reasons.append(f"{case.name}: {type(err).__name__}: {err}")
         tally.seconds.append(time.perf_counter() - start)
         return tally

@@ -616,3 +616,54 @@ def fit_local(view: MapView, config: ScanConfig = DEFAULT_CONFIG,
             continue
         out.append(Lattice(hom, 0))
     return out
+
+
+SNAP_SCALES = (0.94, 1.0, 1.06)
+"""Size factors tried when snapping each cell's outline to its tile."""
+
+
+def snap_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
+               config: ScanConfig = DEFAULT_CONFIG) -> dict[tuple[int, int], np.ndarray]:
+    """Image corners of each cell, moved onto its own tile's outline.
+
+    Real tiles never lie exactly on a lattice (they are pushed about, turned a little,
+    and one homography cannot follow a bent mat), so each cell's outline is shifted
+    (up to ``snap_search_frac`` of the cell's own radius) and scaled (``SNAP_SCALES``) to where
+    the boundary map agrees best with all six sides. A cell keeps the lattice's
+    corners unless the move gains at least ``snap_min_gain`` in ``oriented_score``.
+    """
+    if not cells:
+        return {}
+    shifts = np.linspace(-config.snap_search_frac, config.snap_search_frac, config.snap_steps)
+    sx, sy = np.meshgrid(shifts, shifts)
+    unit_offsets = np.stack([sx.ravel(), sy.ravel()], axis=1)  # S x 2, in cell radii
+    cell_arr = np.array(cells, np.float64)
+    lat_centres = np.stack([1.5 * cell_arr[:, 0],
+                            SQRT3 * (cell_arr[:, 1] + cell_arr[:, 0] / 2)], axis=1)
+    img_pts, tans = _project_outline(lat.homography, lat_centres)  # C x P x 2
+    centres = cv2.perspectiveTransform(lat_centres.reshape(-1, 1, 2), lat.homography
+                                       ).reshape(-1, 2)
+    sizes = np.linalg.norm(img_pts - centres[:, None, :], axis=2).mean(axis=1) * 1.1  # C
+    offsets = unit_offsets[None, :, :] * sizes[:, None, None]  # C x S x 2
+    base = oriented_score(view.grad, img_pts, tans).mean(axis=1)  # C
+    best = base.copy()
+    best_move = np.zeros((len(cells), 3))  # dx, dy, scale
+    best_move[:, 2] = 1.0
+    for scale in SNAP_SCALES:
+        pts = centres[:, None, :] + scale * (img_pts - centres[:, None, :])
+        moved = pts[:, None, :, :] + offsets[:, :, None, :]  # C x S x P x 2
+        score = oriented_score(view.grad, moved, tans[:, None, :, :]).mean(axis=2)
+        k = score.argmax(axis=1)
+        top = score[np.arange(len(cells)), k]
+        better = top > best
+        best[better] = top[better]
+        chosen = offsets[np.arange(len(cells)), k]
+        best_move[better] = np.column_stack([chosen[better], np.full(better.sum(), scale)])
+    out: dict[tuple[int, int], np.ndarray] = {}
+    for i, cell in enumerate(cells):
+        corners = lat.cell_corners(cell)
+        if best[i] - base[i] >= config.snap_min_gain:
+            dx, dy, scale = best_move[i]
+            corners = centres[i] + scale * (corners - centres[i]) + np.array([dx, dy])
+        out[cell] = corners
+    return out

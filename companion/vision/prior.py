@@ -44,14 +44,36 @@ def apply_prior(probs: np.ndarray, off_catalogue: float = 0.02,
     Returns (code, per-edge confidence, snapped) where ``snapped`` says that the code
     differs from the raw per-edge reading because the catalogue outweighed it.
     """
+    code, conf, snapped, _ = decode(probs, off_catalogue, sections)
+    return code, conf, snapped
+
+
+FORBIDDEN = 1e-9
+"""Likelihood left to a letter that a constraint rules out."""
+
+
+def decode(probs: np.ndarray, off_catalogue: float = 0.02,
+           sections: Iterable[str] | None = None,
+           allowed: dict[int, str] | None = None
+           ) -> tuple[str, tuple[float, ...], bool, float]:
+    """``apply_prior`` plus the log score of the chosen code (log prior + log likelihood).
+
+    ``allowed`` maps an edge to the letters it may take (a constraint from a
+    neighbour); the scores of different constraints on one tile are comparable, so
+    the caller can ask which constraint the tile's art supports best.
+    """
     p = np.clip(np.asarray(probs, np.float64), 1e-4, 1.0)
     p = p / p.sum(axis=1, keepdims=True)
+    for e, letters in (allowed or {}).items():
+        keep = np.array([letter in letters for letter in LETTERS])
+        p[e, ~keep] = FORBIDDEN
     logp = np.log(p)
     cand = candidates(tuple(sorted(sections)) if sections is not None else None)
     raw_idx = p.argmax(axis=1)
     raw = "".join(LETTERS[i] for i in raw_idx)
     if len(cand) == 0 or off_catalogue >= 1.0:
-        return raw, tuple(float(p[e, i]) for e, i in enumerate(raw_idx)), False
+        return (raw, tuple(float(p[e, i]) for e, i in enumerate(raw_idx)), False,
+                float(logp[np.arange(6), raw_idx].sum()))
     ll = logp[np.arange(6)[None, :], cand].sum(axis=1)  # K log-likelihoods
     log_w_cat = np.log(max(1.0 - off_catalogue, 1e-12)) - np.log(len(cand))
     log_w_off = np.log(max(off_catalogue, 1e-12)) - np.log(_ALL_CODES)
@@ -74,4 +96,4 @@ def apply_prior(probs: np.ndarray, off_catalogue: float = 0.02,
         idx = cand[best]
     code = "".join(LETTERS[i] for i in idx)
     conf = tuple(float(min(1.0, marg[e, i])) for e, i in enumerate(idx))
-    return code, conf, code != raw
+    return code, conf, code != raw, max(raw_score, top)

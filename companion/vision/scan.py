@@ -25,15 +25,19 @@ from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
-from companion.vision.consistency import mismatches
+from companion.vision.consistency import EdgePair, mismatches, resolve
 from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
+from companion.vision.flags import find_flag
 from companion.vision.io import ImageInput, Photo, load_photo
-from companion.vision.prior import apply_prior
+from companion.vision.prior import apply_prior, decode
 from companion.vision.rectify import rectify
-from companion.vision.tasks import Bubble, Marker, find_bubble, find_marker, task_type
+from companion.vision.tasks import read_task
 
+DOUBTFUL_CORRECTION = 0.9
+"""An edge that neighbour consistency changed with less confidence than this stays
+in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""
 TASK_SECTIONS = ("task", "box-1-task")
 LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
 
@@ -260,12 +264,16 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     _, lat, cells = best
+    snapped = lattice_mod.snap_cells(lat, view, cells, config)
     out = []
     for cell in cells:
-        corners = lat.cell_corners(cell)
-        tile = rectify(image, corners, config.rectified_radius)
-        if not _is_bare_table(tile, config):
-            out.append(_Found(cell, corners, tile))
+        # Whether the cell holds a tile is judged where the lattice puts it; the art
+        # is read where the tile's own outline lies.
+        if _is_bare_table(rectify(image, lat.cell_corners(cell), config.rectified_radius),
+                          config):
+            continue
+        corners = snapped[cell]
+        out.append(_Found(cell, corners, rectify(image, corners, config.rectified_radius)))
     return out
 
 
@@ -289,10 +297,12 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
     found = [_Found(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
              for f in found]
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
+    meadows = edges_mod.local_meadows([f.rectified for f in found],
+                                      [tuple(f.corners.mean(axis=0)) for f in found], meadow)
     readings = []
+    tile_probs: list[tuple[np.ndarray, tuple[str, ...]]] = []
     terrain_like = []
-    for f in found:
-        tile_meadow = edges_mod.tile_meadow(f.rectified, meadow)
+    for f, tile_meadow in zip(found, meadows, strict=True):
         classes = edges_mod.pixel_classes(f.rectified, tile_meadow)
         inside = classes[edges_mod.hexagon_mask(config.rectified_radius) > 0]
         game = np.isin(inside, edges_mod.GAME_CLASSES)
@@ -302,27 +312,23 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         detail = edges_mod.apply_gains(
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
                     config.marker_radius), gains)
-        bubble = find_bubble(detail, tile_meadow, config)
-        marker = find_marker(detail, config) if bubble is not None else None
-        if bubble is not None and marker is not None:
-            # A light marker disc can pass for the bubble: look again without it.
-            again = find_bubble(detail, tile_meadow, config,
-                                (marker.center[0], marker.center[1], marker.radius))
-            if again is not None:
-                bubble = again
-            elif _overlaps(bubble, marker):
-                marker = None
+        kind_of_task, marker = read_task(detail, tile_meadow, photo.detail_image(),
+                                         f.corners * photo.detail_factor, config, gains,
+                                         f.rectified)
         attrs: dict[str, object] = {}
-        if bubble is not None:
-            kind_of_task = task_type(detail, bubble)
+        if kind_of_task is not None:
             attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
+        sections = TASK_SECTIONS if kind_of_task is not None else LANDSCAPE_SECTIONS
+        tile_probs.append((probs, sections))
         if config.use_catalogue:
-            sections = TASK_SECTIONS if bubble is not None else LANDSCAPE_SECTIONS
             code, conf, snapped = apply_prior(probs, config.off_catalogue_prior, sections)
         else:
             idx = probs.argmax(axis=1)
             code = "".join(edges_mod.LETTERS[i] for i in idx)
             conf = tuple(float(probs[e, i]) for e, i in enumerate(idx))
+        flag = find_flag(detail, code, config) if kind_of_task is None else None
+        if flag is not None:
+            attrs["flag"] = flag.kind
         readings.append((code, conf, attrs))
         if clock:
             clock.check()
@@ -336,9 +342,27 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         order = _bfs_order([c for c in cells if c is not None], centres)
         origin = cells[order[0]]
         assert origin is not None
+        off = config.off_catalogue_prior if config.use_catalogue else 1.0
+
+        def decoder(i: int, allowed: dict[int, str]) -> tuple[str, tuple[float, ...], float]:
+            code, conf, _, score = decode(tile_probs[i][0], off, tile_probs[i][1], allowed)
+            return code, conf, score
+
+        corrected: list[EdgePair] = []
+        if config.resolve_mismatches:
+            fixed, corrected = resolve([c for c in cells if c is not None],
+                                       [(r[0], r[1]) for r in readings], decoder,
+                                       config.resolve_max_cost)
+            readings = [(code, conf, readings[i][2]) for i, (code, conf) in enumerate(fixed)]
         codes = {cells[i]: readings[i][0] for i in range(len(found))
                  if cells[i] is not None}
         flags = mismatches({c: k for c, k in codes.items() if c is not None})
+        n_bad = sum(len(es) for es in flags.values()) // 2
+        where = {c: i for i, c in enumerate(cells)}
+        for pair in corrected:  # close calls stay marked for a person
+            if min(readings[where[c]][1][e] for c, e in pair) < DOUBTFUL_CORRECTION:
+                for c, e in pair:
+                    flags[c] = sorted(set(flags.get(c, [])) | {e})
         tiles = []
         for i in order:
             cell = cells[i]
@@ -347,7 +371,6 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
             tiles.append(ScannedTile(at=(cell[0] - origin[0], cell[1] - origin[1]),
                                      code=code, confidence=conf, attributes=attrs,
                                      center_px=centres[i], mismatch=flags.get(cell, [])))
-        n_bad = sum(len(t.mismatch) for t in tiles) // 2
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
@@ -357,11 +380,6 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
     record = "game: board-game\n" + "".join(t.line() + "\n" for t in tiles)
     return Scan(tiles=tiles, kind=kind, record=record, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
-
-
-def _overlaps(bubble: Bubble, marker: Marker) -> bool:
-    bx, by = bubble.x + bubble.w / 2, bubble.y + bubble.h / 2
-    return bool(np.hypot(bx - marker.center[0], by - marker.center[1]) < marker.radius)
 
 
 def _bfs_order(cells: list[tuple[int, int]], centres: list[tuple[float, float]]) -> list[int]:

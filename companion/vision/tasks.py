@@ -3,23 +3,22 @@
 Representation: works on a rectified tile (``rectify.py``). ``find_bubble`` returns a
 ``Bubble`` (bounding box in rectified pixels, area fraction of the hexagon) or None;
 ``task_type`` names the icon inside it (``forest grain village track stream``);
-``find_marker`` reads the value (3..7) of a task marker lying on the tile by matching
-rendered digit templates at every rotation, with tesseract as a second opinion.
-``tile_attributes`` gathers them into notation attributes, e.g.
-``{"task": "grain/4"}`` or ``{"task": "grain"}`` when no marker is seen.
+task markers lying on the tile are found and read by ``markers.py``, flags by
+``flags.py``. ``read_task`` puts bubble and marker together: the task type (from the
+bubble's icon, or the marker's rim colour when the bubble is hidden) and the marker.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.edges import MeadowRef
+from companion.vision.markers import Marker, face_candidates, find_marker
 from companion.vision.rectify import hexagon_mask
 
 
@@ -67,15 +66,30 @@ def find_bubble(tile: np.ndarray, meadow: MeadowRef,
     masks = [white_mask(tile, meadow, config, strict) for strict in (False, True)]
     found = [_find_bubble(tile, m, config, avoid) for m in masks + [whitest]]
     scored = [f for f in found if f is not None]
+    if not scored:
+        # The bubble may touch thin pale things (stream banks, rails): fill its icon in
+        # and open the white with a kernel wider than those, then judge the shapes left.
+        k = max(3, int(round(config.bubble_cut_frac * tile.shape[1] / 2)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        for m in masks[1:] + [whitest]:
+            contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            filled = np.zeros_like(m)
+            cv2.drawContours(filled, contours, -1, 255, -1)
+            cut = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+            f = _find_bubble(tile, m, config, avoid, shape=cut)
+            if f is not None:
+                scored.append(f)
     return max(scored, key=lambda f: f[1])[0] if scored else None
 
 
 def _find_bubble(tile: np.ndarray, white: np.ndarray, config: ScanConfig,
-                 avoid: tuple[float, float, float] | None = None
-                 ) -> tuple[Bubble, float] | None:
+                 avoid: tuple[float, float, float] | None = None,
+                 shape: np.ndarray | None = None) -> tuple[Bubble, float] | None:
+    """The best bubble among the white shapes (``shape`` if given, else ``white``)."""
     hex_area = float(np.count_nonzero(hexagon_mask(tile.shape[1] // 2)))
     white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(white if shape is None else shape, cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
     best: Bubble | None = None
     best_score = 0.0
     for c in contours:
@@ -138,186 +152,79 @@ def task_type(tile: np.ndarray, bubble: Bubble) -> str:
     return "village" if sat + 0.5 * value >= 195 else "track"
 
 
-# --- Task markers: a token with a number 3..7 lying on a task tile -----------------
+def may_hold_marker(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> bool:
+    """A quick look (coarse scale) for a light round face: worth reading a marker here?"""
+    faces = face_candidates(tile, config, limit=1, search_radius=32)
+    return bool(faces) and faces[0][3] >= config.marker_prefilter_min
 
-MARKER_VALUES = (3, 4, 5, 6, 7)
-TEMPLATE_SIZE = 32
 
-
-@lru_cache(maxsize=1)
-def digit_templates() -> dict[int, list[np.ndarray]]:
-    """Binary digit images (ink = 1.0), each turned every 15 degrees, unit-normalised."""
-    out: dict[int, list[np.ndarray]] = {}
-    for value in MARKER_VALUES:
-        base = np.zeros((64, 64), np.uint8)
-        (tw, th), _ = cv2.getTextSize(str(value), cv2.FONT_HERSHEY_SIMPLEX, 1.6, 5)
-        cv2.putText(base, str(value), ((64 - tw) // 2, (64 + th) // 2),
-                    cv2.FONT_HERSHEY_SIMPLEX, 1.6, 255, 5, cv2.LINE_AA)
-        turns = []
-        for angle in range(0, 360, 15):
-            rot = cv2.getRotationMatrix2D((32, 32), angle, 1.0)
-            img = cv2.warpAffine(base, rot, (64, 64))
-            turns.append(_normalise_glyph(img > 127))
-        out[value] = turns
+def without_marker(tile: np.ndarray, marker: Marker) -> np.ndarray:
+    """A copy of the tile with the marker token (face and rim) painted over by the
+    colour around it, so that it neither hides nor joins the speech bubble."""
+    out = tile.copy()
+    cx, cy, rho = marker.center[0], marker.center[1], marker.radius
+    ring = np.zeros(tile.shape[:2], np.uint8)
+    cv2.circle(ring, (round(cx), round(cy)), round(2.0 * rho), 255, -1)
+    cv2.circle(ring, (round(cx), round(cy)), round(1.6 * rho), 0, -1)
+    around = tile[ring > 0]
+    colour = np.median(around, axis=0) if len(around) else np.array([0, 0, 0])
+    cv2.circle(out, (round(cx), round(cy)), round(1.6 * rho),
+               tuple(int(v) for v in colour), -1)
     return out
 
 
-def _normalise_glyph(ink: np.ndarray) -> np.ndarray:
-    """Crop the ink to its bounding square, scale to TEMPLATE_SIZE, zero-mean unit-norm."""
-    ys, xs = np.nonzero(ink)
-    if len(xs) == 0:
-        return np.zeros((TEMPLATE_SIZE, TEMPLATE_SIZE), np.float32)
-    cx, cy = (xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2
-    half = max(xs.max() - xs.min(), ys.max() - ys.min()) / 2 + 2
-    src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx - half, cy + half]],
-                   np.float32)
-    dst = np.array([[0, 0], [TEMPLATE_SIZE, 0], [0, TEMPLATE_SIZE]], np.float32)
-    glyph = cv2.warpAffine(ink.astype(np.float32), cv2.getAffineTransform(src, dst),
-                           (TEMPLATE_SIZE, TEMPLATE_SIZE))
-    glyph -= glyph.mean()
-    norm = float(np.linalg.norm(glyph))
-    return glyph / norm if norm > 0 else glyph
+def marker_rim_type(tile: np.ndarray, marker: Marker) -> str:
+    """The task type told by the colour of the marker's rim (markers come in one colour
+    per task type); a fallback when the speech bubble is not seen."""
+    cx, cy, rho = marker.center[0], marker.center[1], marker.radius
+    ring = np.zeros(tile.shape[:2], np.uint8)
+    cv2.circle(ring, (round(cx), round(cy)), round(1.3 * rho), 255, -1)
+    cv2.circle(ring, (round(cx), round(cy)), round(1.1 * rho), 0, -1)
+    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)[ring > 0].astype(np.int16)
+    if len(hsv) == 0 or float(np.median(hsv[:, 1])) < 60:
+        return "track"
+    hue = float(np.median(hsv[:, 0]))
+    if 85 <= hue < 135:
+        return "stream"
+    if 36 <= hue < 85:
+        return "forest"
+    if 14 <= hue < 36:
+        return "grain"
+    return "village"
 
 
-@dataclass(frozen=True)
-class Marker:
-    value: int
-    confidence: float
-    center: tuple[float, float]
-    radius: float = 0.0
+def read_task(detail: np.ndarray, meadow: MeadowRef, source: np.ndarray,
+              source_corners: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
+              gains: np.ndarray | None = None, coarse: np.ndarray | None = None
+              ) -> tuple[str | None, Marker | None]:
+    """Task type (None: not a task tile) and the marker lying on it (None: gone).
 
-
-def find_marker(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> Marker | None:
-    """A number token on the tile: a plain bright disc carrying a dark digit.
-
-    The digit is matched against rendered templates at every 15 degrees (the token
-    may lie turned); when the best match is weak, tesseract reads the upright crop
-    as a second opinion.
+    ``detail`` is the tile rectified at ``config.marker_radius``; ``source`` and
+    ``source_corners`` the photo at its best resolution and the tile's corners there
+    (the digit is read from it); ``coarse`` the tile at working resolution, used to
+    look for a marker on a tile whose speech bubble was not seen (only a clear digit
+    counts there).
     """
-    radius = tile.shape[1] // 2
-    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
-    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY)
-    inside = hexagon_mask(radius) > 0
-    best: Marker | None = None
-    # Dark digit on a light disc, or light digit on a dark disc.
-    for light_disc in (True, False):
-        if light_disc:
-            plain = (hsv[:, :, 2] > 150) & (hsv[:, :, 1] < 90)
-        else:
-            plain = (hsv[:, :, 2] < 80) & (hsv[:, :, 1] < 110)
-        token: np.ndarray = (plain & inside).astype(np.uint8) * 255
-        token = cv2.morphologyEx(token, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        contours, _ = cv2.findContours(token, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for c in contours:
-            marker = _read_token(c, gray, radius, light_disc, config)
-            if marker is not None and (best is None or marker.confidence > best.confidence):
-                best = marker
-    if best is None:
-        best = _hough_tokens(gray, inside, radius, config)
-    return best
+    bubble = find_bubble(detail, meadow, config)
+    marker = None
+    if bubble is not None or (coarse is not None and may_hold_marker(coarse, config)):
+        marker = find_marker(detail, source, source_corners, config, gains=gains)
+        if bubble is None and marker is not None and marker.confidence < config.marker_alone_min:
+            marker = None
+    if marker is not None:
+        # A light token can pass for the bubble or join it: look again without it.
+        again = find_bubble(without_marker(detail, marker), meadow, config)
+        if again is not None:
+            bubble = again
+        elif bubble is not None and _overlaps(bubble, marker):
+            bubble = None
+    if bubble is not None:
+        return task_type(detail, bubble), marker
+    if marker is not None:
+        return marker_rim_type(detail, marker), marker
+    return None, None
 
 
-def _hough_tokens(gray: np.ndarray, inside: np.ndarray, radius: int,
-                  config: ScanConfig) -> Marker | None:
-    """Round tokens whose centre is neither plain white nor plain dark (a coloured
-    ring, blur): circles by the Hough transform, ink by Otsu inside each."""
-    blurred = cv2.GaussianBlur(gray, (3, 3), 0)
-    circles = cv2.HoughCircles(blurred, cv2.HOUGH_GRADIENT, dp=1.0,
-                               minDist=max(4, int(0.15 * radius)), param1=120, param2=18,
-                               minRadius=max(3, int(0.07 * radius)),
-                               maxRadius=int(0.2 * radius))
-    if circles is None:
-        return None
-    best: Marker | None = None
-    for cx, cy, rad in circles[0][:8]:
-        ix, iy = int(round(cx)), int(round(cy))
-        if not (0 <= iy < inside.shape[0] and 0 <= ix < inside.shape[1]) or not inside[iy, ix]:
-            continue
-        disc = np.zeros(gray.shape, np.uint8)
-        cv2.circle(disc, (ix, iy), max(2, int(rad * 0.72)), 255, -1)
-        vals = gray[disc > 0]
-        if vals.size < 20 or float(vals.std()) < 25:
-            continue  # no contrast: no digit
-        thr, _ = cv2.threshold(vals.reshape(-1, 1).astype(np.uint8), 0, 255,
-                               cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        dark = (gray < thr) & (disc > 0)
-        light = (gray >= thr) & (disc > 0)
-        ink = dark if dark.sum() < light.sum() else light
-        share = float(ink.sum()) / float(vals.size)
-        if not 0.08 <= share <= 0.45:
-            continue
-        value, score = _match_digit(ink)
-        # Circles are everywhere in the art: ask for a clearer match than for discs.
-        if score < config.marker_template_min + 0.1:
-            if (score < config.marker_template_min or not config.use_tesseract
-                    or _tesseract_digit(ink) != value):
-                continue
-        marker = Marker(value, float(min(1.0, score)), (float(cx), float(cy)), float(rad))
-        if best is None or marker.confidence > best.confidence:
-            best = marker
-    return best
-
-
-def _read_token(contour: np.ndarray, gray: np.ndarray, radius: int, light_disc: bool,
-                config: ScanConfig) -> Marker | None:
-    (cx, cy), rad = cv2.minEnclosingCircle(contour)
-    if not 0.06 * radius <= rad <= 0.45 * radius:
-        return None
-    area = cv2.contourArea(contour)
-    perimeter = cv2.arcLength(contour, True)
-    circular = 4 * math.pi * area / max(perimeter * perimeter, 1e-9)
-    if area < 0.78 * math.pi * rad * rad or circular < 0.8:
-        return None  # not a disc (a speech bubble is a rounded square with a tail)
-    disc = np.zeros(gray.shape, np.uint8)
-    cv2.circle(disc, (int(cx), int(cy)), max(1, int(rad * 0.85)), 255, -1)
-    vals = gray[disc > 0]
-    if vals.size == 0:
-        return None
-    if light_disc:
-        ink = (gray < 0.6 * float(np.percentile(vals, 90))) & (disc > 0)
-    else:
-        lo = float(np.percentile(vals, 10))
-        ink = (gray > lo + 0.5 * (255 - lo) * 0.6) & (disc > 0)
-    share = float(ink.sum()) / max(float(disc.sum()) / 255.0, 1.0)
-    if not 0.04 <= share <= 0.45:
-        return None
-    value, score = _match_digit(ink)
-    if score < config.marker_template_min:
-        # Doubtful template match: keep it only when tesseract reads the same.
-        if (score < config.marker_accept_min or not config.use_tesseract
-                or _tesseract_digit(ink) != value):
-            return None
-    return Marker(value, float(min(1.0, score)), (float(cx), float(cy)), float(rad))
-
-
-def _match_digit(ink: np.ndarray) -> tuple[int, float]:
-    glyph = _normalise_glyph(ink)
-    best_value, best_score = MARKER_VALUES[0], -1.0
-    for value, turns in digit_templates().items():
-        score = max(float((glyph * t).sum()) for t in turns)
-        if score > best_score:
-            best_value, best_score = value, score
-    return best_value, best_score
-
-
-def _tesseract_digit(ink: np.ndarray) -> int | None:
-    """Tesseract's reading of the glyph, trying the four right-angle turns."""
-    try:
-        import pytesseract
-    except ImportError:  # pragma: no cover - a dependency
-        return None
-    ys, xs = np.nonzero(ink)
-    crop = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.uint8)
-    img = 255 - cv2.copyMakeBorder(crop * 255, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=0)
-    img = cv2.resize(img, None, fx=3, fy=3, interpolation=cv2.INTER_NEAREST)
-    for k in range(4):
-        try:
-            text = pytesseract.image_to_string(
-                np.rot90(img, k), config="--psm 10 -c tessedit_char_whitelist=34567",
-                timeout=2)
-        except Exception:  # noqa: BLE001 - tesseract missing or timed out
-            return None
-        digits = [int(ch) for ch in text if ch in "34567"]
-        if len(digits) == 1:
-            return digits[0]
-    return None
+def _overlaps(bubble: Bubble, marker: Marker) -> bool:
+    bx, by = bubble.x + bubble.w / 2, bubble.y + bubble.h / 2
+    return bool(math.hypot(bx - marker.center[0], by - marker.center[1]) < 1.3 * marker.radius)
