@@ -84,6 +84,11 @@ class ScanConfig:
     """RANSAC reprojection threshold of the refined homography, fraction of radius."""
     occupancy_min: float = 0.6
     """A lattice cell holds a tile when the foreground covers this much of its hexagon."""
+    occupancy_rescue_min: float = 0.3
+    """A cell covered less than ``occupancy_min`` but this much still holds a tile when it
+    touches an occupied cell and its art is not bare table (a tile in shadow)."""
+    rescue_texture_frac: float = 0.5
+    """...its art as busy (mean |Laplacian|) as this fraction of the map's median tile."""
 
     # --- rectified tile ------------------------------------------------------
     rectified_radius: int = 64

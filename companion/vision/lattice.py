@@ -392,6 +392,19 @@ def occupied(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
             if c >= config.occupancy_min]
 
 
+def partly_covered(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
+                   ) -> list[tuple[int, int]]:
+    """Cells the silhouette covers only in part (``occupancy_rescue_min`` up to
+    ``occupancy_min``): a tile in shadow or glare may lose some of its silhouette, so
+    these are kept when they touch an occupied cell and show tile art."""
+    cells = _cells_around(lat.homography, view.box, view.radius)
+    if len(cells) == 0:
+        return []
+    _, cover = outline_cost(lat.homography, view.soft, cells)
+    return [(int(q), int(r)) for (q, r), c in zip(cells, cover, strict=True)
+            if config.occupancy_rescue_min <= c < config.occupancy_min]
+
+
 # --- Local refinement: snap every cell to the seams around it, then RANSAC ----------
 
 def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float) -> np.ndarray:

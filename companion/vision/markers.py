@@ -270,10 +270,27 @@ def face_ink(patch: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> np.ndarr
     if float(ink[band].mean()) > 0.15:
         return None
     lab = cv2.cvtColor(colour, cv2.COLOR_BGR2LAB).astype(np.float32)
-    chroma = np.hypot(lab[:, :, 1] - 128.0, lab[:, :, 2] - 128.0)
-    if float(np.median(chroma[ink])) > config.marker_ink_chroma_max:
+    paper = face & ~ink & (patch >= thr)
+    if float(np.median(ink_chroma(lab, ink, paper))) > config.marker_ink_chroma_max:
         return None
     return ink
+
+
+def ink_chroma(lab: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Lab chroma of the ``ink`` pixels after removing the light's colour cast.
+
+    The face (``paper``) is white, so its (a, b) is the cast; a cast scales with
+    lightness, so a grey ink keeps the cast in proportion to its lightness. What is
+    left is the ink's own colour (a brown or red icon), blur and tint aside.
+    """
+    if not paper.any():
+        return np.asarray(np.hypot(lab[:, :, 1][ink] - 128.0, lab[:, :, 2][ink] - 128.0))
+    light0 = max(float(np.median(lab[:, :, 0][paper])), 1.0)
+    a0 = float(np.median(lab[:, :, 1][paper])) - 128.0
+    b0 = float(np.median(lab[:, :, 2][paper])) - 128.0
+    k = lab[:, :, 0][ink] / light0
+    return np.asarray(np.hypot(lab[:, :, 1][ink] - 128.0 - a0 * k,
+                               lab[:, :, 2][ink] - 128.0 - b0 * k))
 
 
 def tesseract_digit(glyph_ink: np.ndarray, angle: float) -> int | None:

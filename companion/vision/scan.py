@@ -264,6 +264,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     _, lat, cells = best
+    cells = cells + _shadowed_cells(image, lat, view, cells, config)
     snapped = lattice_mod.snap_cells(lat, view, cells, config)
     out = []
     for cell in cells:
@@ -277,16 +278,43 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     return out
 
 
+def _shadowed_cells(image: np.ndarray, lat: lattice_mod.Lattice, view: lattice_mod.MapView,
+                    cells: list[tuple[int, int]], config: ScanConfig
+                    ) -> list[tuple[int, int]]:
+    """Partly covered cells next to the map whose art shows a tile (see
+    ``lattice.partly_covered``)."""
+    taken = set(cells)
+    doubtful = [c for c in lattice_mod.partly_covered(lat, view, config)
+                if any((c[0] + d.q, c[1] + d.r) in taken for d in DIRECTIONS)]
+    if not doubtful:
+        return []
+    # Positive evidence only: the art's edges (not mere contrast, as a shadow's ramp
+    # has), about as busy as the map's own tiles in this photo (blur lowers both).
+    typical = float(np.median([_texture(rectify(image, lat.cell_corners(c),
+                                                config.rectified_radius), config)[0]
+                               for c in cells]))
+    need = max(config.bare_texture_max, config.rescue_texture_frac * typical)
+    return [c for c in doubtful
+            if _texture(rectify(image, lat.cell_corners(c), config.rectified_radius),
+                        config)[0] >= need]
+
+
 def _is_bare_table(tile: np.ndarray, config: ScanConfig) -> bool:
     """A lattice cell over table seen through a hole in the map: smooth and plain,
     where every tile's art has edges and contrast."""
+    texture, spread = _texture(tile, config)
+    return texture < config.bare_texture_max and spread < config.bare_std_max
+
+
+def _texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
+    """Mean |Laplacian| and grey standard deviation inside a rectified cell."""
     import cv2
 
     inner = cv2.erode(edges_mod.hexagon_mask(config.rectified_radius),
                       np.ones((15, 15), np.uint8)) > 0
     gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float64)
-    texture = float(np.abs(cv2.Laplacian(gray, cv2.CV_64F))[inner].mean())
-    return texture < config.bare_texture_max and float(gray[inner].std()) < config.bare_std_max
+    return (float(np.abs(cv2.Laplacian(gray, cv2.CV_64F))[inner].mean()),
+            float(gray[inner].std()))
 
 
 def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
