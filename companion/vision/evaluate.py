@@ -159,16 +159,9 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
     tally.found, tally.extra = _found_by_pixels(tiles, truth)
     pairs: list[tuple[Truth, str, dict[str, object]]] = []
     if kind == "loose":
-        radius = _typical_spacing(truth) * 0.45
-        free = list(range(len(tiles)))
-        for t in truth:
-            if not free:
-                break
-            j = min(free, key=lambda i: _dist(tiles[i].center_px, t.centre))
-            if _dist(tiles[j].center_px, t.centre) <= radius:
-                free.remove(j)
-                best = max(range(6), key=lambda k: _same(rotate(tiles[j].code, k), t.code))
-                pairs.append((t, rotate(tiles[j].code, best), dict(tiles[j].attributes)))
+        for t, j in _match_by_pixels(tiles, truth):
+            best = max(range(6), key=lambda k: _same(rotate(tiles[j].code, k), t.code))
+            pairs.append((t, rotate(tiles[j].code, best), dict(tiles[j].attributes)))
     else:
         k, d = best_alignment([tuple(s.at) for s in tiles], [t.at for t in truth],
                               [s.code for s in tiles], [t.code for t in truth])
@@ -198,19 +191,26 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
     return tally
 
 
-def _found_by_pixels(tiles: list[Any], truth: list[Truth]) -> tuple[int, int]:
-    """Truth tiles with a scanned centre within 45 % of the tile spacing; scanned extras."""
+def _match_by_pixels(tiles: list[Any], truth: list[Truth]) -> list[tuple[Truth, int]]:
+    """Each truth tile paired with the nearest unused scanned tile whose centre lies
+    within 45 % of the tile spacing (greedy, in truth order)."""
     radius = _typical_spacing(truth) * 0.45
     free = list(range(len(tiles)))
-    found = 0
+    pairs: list[tuple[Truth, int]] = []
     for t in truth:
         if not free:
             break
         j = min(free, key=lambda i: _dist(tiles[i].center_px, t.centre))
         if _dist(tiles[j].center_px, t.centre) <= radius:
             free.remove(j)
-            found += 1
-    return found, len(free)
+            pairs.append((t, j))
+    return pairs
+
+
+def _found_by_pixels(tiles: list[Any], truth: list[Truth]) -> tuple[int, int]:
+    """Truth tiles with a scanned centre within 45 % of the tile spacing; scanned extras."""
+    found = len(_match_by_pixels(tiles, truth))
+    return found, len(tiles) - found
 
 
 def _same(a: str, b: str) -> int:
