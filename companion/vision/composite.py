@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -93,6 +94,7 @@ def _real_tiles(folder: str, radius: int) -> tuple[RealTile, ...]:
             raise FileNotFoundError(f"cannot read {base / name}")
         entry = notes[name]
         found = find_loose_tiles(image, config)
+        light = _light_falloff(found)
         for ann in entry["tiles"]:
             c = np.array(ann["centre"], float)
             best = min(found, key=lambda t: float(np.linalg.norm(np.array(t.center) - c)),
@@ -103,10 +105,46 @@ def _real_tiles(folder: str, radius: int) -> tuple[RealTile, ...]:
             if float(np.linalg.norm(np.array(best.center) - c)) > 0.6 * size:
                 continue
             out.append(RealTile(entry["section"], int(ann["number"]),
-                                rotate(ann["code"], int(ann["rotation"])), best.rectified,
+                                rotate(ann["code"], int(ann["rotation"])),
+                                _flatten(best.rectified, light(best.center)),
                                 (float(best.center[0]), float(best.center[1])),
                                 np.asarray(best.corners, float), ann.get("task")))
     return tuple(out)
+
+
+MEADOW_LEVEL = 110.0
+"""Meadow brightness (HSV value) every crop is brought to by ``_flatten``."""
+
+
+def _light_falloff(found: list[Any]) -> Callable[[tuple[float, float]], float]:
+    """The meadow brightness a development photo's light gives at a point.
+
+    The photos are lit unevenly (the task photo's meadow is a third darker at the
+    bottom than at the top). Crops laid side by side in a composite would keep those
+    jumps, which no single table photo shows, so each photo's light is fitted as a
+    plane ``v = a + b x + c y`` through the meadow brightness of its tiles.
+    """
+    from companion.vision.edges import MEADOW_SAMPLES_MIN_FRAC, _meadow_of, _meadow_samples
+
+    rows, values, weights = [], [], []
+    for t in found:
+        px = _meadow_samples(t.rectified)
+        if len(px) >= max(200.0, MEADOW_SAMPLES_MIN_FRAC * t.rectified[..., 0].size):
+            rows.append((1.0, float(t.center[0]), float(t.center[1])))
+            values.append(_meadow_of(px)[2])
+            weights.append(float(len(px)))
+    if len(rows) < 3:
+        return lambda _at: MEADOW_LEVEL
+    a = np.asarray(rows) * np.sqrt(weights)[:, None]
+    b = np.asarray(values) * np.sqrt(weights)
+    coef = np.linalg.lstsq(a, b, rcond=None)[0]
+    return lambda at: float(coef[0] + coef[1] * at[0] + coef[2] * at[1])
+
+
+def _flatten(image: np.ndarray, meadow_value: float) -> np.ndarray:
+    """A crop with the light of its photo divided out (meadow at ``MEADOW_LEVEL``)."""
+    gain = MEADOW_LEVEL / max(meadow_value, 30.0)
+    return np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
 def tile_pool(tiles: tuple[RealTile, ...]) -> list[PoolTile]:

@@ -88,3 +88,28 @@ def test_crop_painter_turns_a_crop_to_the_laid_code():
     red = np.argwhere(bgr[..., 2] > 128)
     assert red.size and red[:, 0].mean() > bgr.shape[0] / 2  # the mark is now at the bottom
     assert alpha[bgr.shape[0] // 2, bgr.shape[1] // 2] == 255
+
+
+@needs_shared
+def test_crops_carry_the_art_not_the_light_of_their_photo():
+    """The development photos are lit unevenly (the task photo's meadow is a third
+    darker at the bottom); crops are flattened so a composite has one light."""
+    from companion.vision.edges import meadow_reference
+
+    tiles = composite.real_tiles()
+    levels = [meadow_reference([t.image])[2] for t in tiles]
+    assert max(levels) / min(levels) < 1.3
+    raw = cv2.imread(str(composite.shared_tiles_dir() / "task-01-25.jpg"))
+    first, last = (min(tiles, key=key) for key in (
+        lambda t: t.centre_in_photo[1] if t.section == "task" else 1e9,
+        lambda t: -t.centre_in_photo[1] if t.section == "task" else 1e9))
+    assert first.section == last.section == "task"
+
+    def raw_level(t: composite.RealTile) -> float:
+        x, y = (int(v) for v in t.centre_in_photo)
+        hsv = cv2.cvtColor(raw[y - 100:y + 100, x - 100:x + 100], cv2.COLOR_BGR2HSV)
+        px = hsv.reshape(-1, 3)
+        green = px[(px[:, 0] >= 24) & (px[:, 0] <= 40) & (px[:, 1] >= 90)]
+        return float(np.percentile(green[:, 2], 75))
+
+    assert raw_level(last) < 0.85 * raw_level(first)  # the photo itself is uneven
