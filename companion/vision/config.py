@@ -101,6 +101,9 @@ class ScanConfig:
     """Central part of the edge length that the band covers."""
 
     # --- edge terrain --------------------------------------------------------
+    remove_glare: bool = True
+    """Divide the white veil of glare out of each tile before reading it
+    (``edges.veils``)."""
     track_min_frac: float = 0.30
     """Crossing strength of dark track pixels at which an edge is typically a track."""
     stream_min_frac: float = 0.28

@@ -236,13 +236,17 @@ ALONG_BINS = 10
 DEPTH_BINS = 3
 
 
-def crossing(classes_in_band: np.ndarray, cells: np.ndarray, wanted: int) -> float:
+def crossing(classes_in_band: np.ndarray, cells: np.ndarray, wanted: int,
+             localized: bool = False) -> float:
     """How strongly class ``wanted`` forms a strip crossing the band from rim to inside.
 
     The band is cut into ``ALONG_BINS`` x ``DEPTH_BINS`` cells; for each window of two
     neighbouring along-bins, take the smallest fraction of ``wanted`` over the depth
     rows; return the best window. A track or stream leaving through the edge scores
-    high; a figure, a pebble or a shadow near the rim scores low.
+    high; a figure, a pebble or a shadow near the rim scores low. ``localized``
+    subtracts the level of the lower windows: a strip crossing the edge is narrow,
+    while a dark line *along* the whole edge (a cardboard rim or gap seen inside a
+    slightly misplaced outline) fills every window.
     """
     hits = np.bincount(cells, weights=(classes_in_band == wanted).astype(np.float64),
                        minlength=ALONG_BINS * DEPTH_BINS).reshape(ALONG_BINS, DEPTH_BINS)
@@ -250,7 +254,14 @@ def crossing(classes_in_band: np.ndarray, cells: np.ndarray, wanted: int) -> flo
         ALONG_BINS, DEPTH_BINS).astype(np.float64)
     win_hits = hits[:-1] + hits[1:]
     win_total = np.maximum(total[:-1] + total[1:], 1.0)
-    return float((win_hits / win_total).min(axis=1).max())
+    windows = (win_hits / win_total).min(axis=1)
+    if localized:
+        return float(windows.max() - np.percentile(windows, CROSSING_BASE_PERCENTILE))
+    return float(windows.max())
+
+
+CROSSING_BASE_PERCENTILE = 30.0
+"""The level of a band's windows that a ``localized`` crossing must rise above."""
 
 
 N_FEATURES = len(CLASSES) + 2
@@ -269,7 +280,7 @@ def band_fractions(classes: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> 
         band = classes[m]
         counts = np.bincount(band, minlength=len(CLASSES)).astype(np.float64)
         out[e, :len(CLASSES)] = counts / max(counts.sum(), 1.0)
-        out[e, TRACK_CROSSING] = crossing(band, cells[e], DARK)
+        out[e, TRACK_CROSSING] = crossing(band, cells[e], DARK, localized=True)
         out[e, STREAM_CROSSING] = crossing(band, cells[e], BLUE)
     return out
 
@@ -352,4 +363,50 @@ def apply_gains(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
     if np.allclose(gains, 1.0, atol=0.02):
         return image.copy()
     out = image.astype(np.float32) * gains.astype(np.float32).reshape(1, 1, 3)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+VEIL_WINDOW_FRAC = 0.7
+"""Window (fraction of the tile radius) over which the darkest art is looked for."""
+VEIL_DEAD_ZONE = 0.05
+"""A veil this faint is left alone (a plain patch of meadow or grain without dark
+detail reads as a faint veil)."""
+VEIL_MAX = 0.85
+"""Glare at most this strong is divided out; beyond it the art is lost anyway."""
+
+
+def veils(tiles: list[np.ndarray]) -> list[np.ndarray]:
+    """Per-pixel glare strength (0..1, float32) of each rectified tile.
+
+    Glare from a lamp or a window is white light added on top of the art:
+    ``seen = (1 - a) art + a white``. Every small patch of tile art holds something
+    dark (tree shadows, outlines, meadow's low blue channel), so the darkest channel
+    over a window of about half a tile measures ``a`` (the dark channel prior of
+    haze removal). It is measured against the photo's usual dark level: the lower
+    quartile of the tiles' own levels, so an evenly lit photo has no veil at all.
+    """
+    if not tiles:
+        return []
+    radius = tiles[0].shape[1] // 2
+    k = max(3, int(VEIL_WINDOW_FRAC * radius) | 1)
+    inside = cv2.erode(hexagon_mask(radius), np.ones((5, 5), np.uint8)) > 0
+    darks = []
+    for t in tiles:
+        dark = t.min(axis=2).astype(np.float32)
+        dark[~inside] = 255.0
+        local = cv2.erode(dark, np.ones((k, k), np.uint8))
+        local[~inside] = np.median(local[inside])
+        darks.append(cv2.blur(local, (k, k)))
+    levels = [float(np.median(d[inside])) for d in darks]
+    floor = float(np.percentile(levels, 25))
+    return [np.clip((d - floor) / max(255.0 - floor, 1.0) - VEIL_DEAD_ZONE, 0.0, VEIL_MAX)
+            for d in darks]
+
+
+def remove_veil(tile: np.ndarray, veil: np.ndarray) -> np.ndarray:
+    """The art under a glare veil: ``(seen - a white) / (1 - a)``."""
+    if float(veil.max()) < 0.02:
+        return tile
+    a = veil[..., None]
+    out = (tile.astype(np.float32) - 255.0 * a) / (1.0 - a)
     return np.clip(out, 0, 255).astype(np.uint8)

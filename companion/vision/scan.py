@@ -324,6 +324,10 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
     gains = edges_mod.white_gains([f.rectified for f in found])
     found = [_Found(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
              for f in found]
+    if config.remove_glare:
+        veils = edges_mod.veils([f.rectified for f in found])
+        found = [_Found(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
+                 for f, v in zip(found, veils, strict=True)]
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
@@ -341,7 +345,7 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
                     config.marker_radius), gains)
         kind_of_task, marker = read_task(detail, tile_meadow, photo.detail_image(),
-                                         f.corners * photo.detail_factor, config, gains,
+                                         f.corners * photo.detail_factor, config,
                                          f.rectified)
         attrs: dict[str, object] = {}
         if kind_of_task is not None:

@@ -195,20 +195,21 @@ def marker_rim_type(tile: np.ndarray, marker: Marker) -> str:
 
 def read_task(detail: np.ndarray, meadow: MeadowRef, source: np.ndarray,
               source_corners: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-              gains: np.ndarray | None = None, coarse: np.ndarray | None = None
-              ) -> tuple[str | None, Marker | None]:
+              coarse: np.ndarray | None = None) -> tuple[str | None, Marker | None]:
     """Task type (None: not a task tile) and the marker lying on it (None: gone).
 
     ``detail`` is the tile rectified at ``config.marker_radius``; ``source`` and
     ``source_corners`` the photo at its best resolution and the tile's corners there
     (the digit is read from it); ``coarse`` the tile at working resolution, used to
     look for a marker on a tile whose speech bubble was not seen (only a clear digit
-    counts there).
+    counts there). The digit is read from ``source`` as it is: its white face is the
+    reference for the light's colour (``markers.ink_chroma``), and a white-balance gain
+    would only clip that face.
     """
     bubble = find_bubble(detail, meadow, config)
     marker = None
     if bubble is not None or (coarse is not None and may_hold_marker(coarse, config)):
-        marker = find_marker(detail, source, source_corners, config, gains=gains)
+        marker = find_marker(detail, source, source_corners, config)
         if bubble is None and marker is not None and marker.confidence < config.marker_alone_min:
             marker = None
     if marker is not None:

@@ -16,12 +16,18 @@ from companion.vision.consistency import mismatches, resolve
 from companion.vision.edges import (
     BANK,
     BLUE,
+    DARK,
+    DEPTH_BINS,
     LETTERS,
     PALE,
     apply_gains,
+    band_masks,
+    crossing,
     local_meadows,
     meadow_reference,
     pixel_classes,
+    remove_veil,
+    veils,
     white_gains,
 )
 from companion.vision.edges import (
@@ -192,3 +198,49 @@ def test_snap_moves_a_shifted_lattice_back_onto_the_tiles() -> None:
     assert before > 0.2 * 50
     assert after < 0.5 * before
     assert math.isfinite(after)
+
+
+# --- glare veil -----------------------------------------------------------------------------
+
+def _art(seed: int) -> np.ndarray:
+    """Meadow with scattered dark tree clumps (every patch of real art has dark bits)."""
+    rng = np.random.default_rng(seed)
+    img = _flat(MEADOW)
+    for _ in range(40):
+        x, y = (int(v) for v in rng.integers(8, [W - 8, H - 8]))
+        cv2.circle(img, (x, y), int(rng.integers(3, 7)), FOREST, -1)
+    img[hexagon_mask(R) == 0] = 0
+    return img
+
+
+def test_glare_veil_is_measured_and_divided_out() -> None:
+    clear = [_art(s) for s in range(6)]
+    veiled = clear[0].astype(np.float32) * 0.5 + 255.0 * 0.5
+    veiled[hexagon_mask(R) == 0] = 0
+    tiles = [veiled.astype(np.uint8)] + clear[1:]
+    v = veils(tiles)
+    inner = cv2.erode(hexagon_mask(R), np.ones((25, 25), np.uint8)) > 0
+    assert abs(float(np.median(v[0][inner])) - 0.5) < 0.1
+    assert all(float(x.max()) < 0.02 for x in v[1:])  # evenly lit tiles: no veil
+    restored = remove_veil(tiles[0], v[0])
+    err = np.abs(restored.astype(np.int16) - clear[0].astype(np.int16))[inner]
+    assert float(np.median(err)) < 12
+    # the washed-out art reads as it does in clear light once the veil is gone
+    ref = meadow_reference(clear)
+    truth = pixel_classes(clear[0], ref)[inner]
+    before = np.mean(pixel_classes(tiles[0], ref)[inner] == truth)
+    after = np.mean(pixel_classes(restored, ref)[inner] == truth)
+    assert after > 0.9 and after > before + 0.2, (before, after)
+    assert remove_veil(clear[1], v[1]) is clear[1]
+
+
+def test_a_dark_line_along_the_edge_is_no_track_crossing() -> None:
+    """A rim or gap seen along a whole edge fills every window; a track fills a few."""
+    masks, cells = band_masks(R, DEFAULT_CONFIG.band_inner_frac, DEFAULT_CONFIG.band_outer_frac,
+                              DEFAULT_CONFIG.band_length_frac)
+    along = cells[0] // DEPTH_BINS
+    strip = np.where((along >= 4) & (along <= 5), DARK, MEADOW_CLASS).astype(np.uint8)
+    line = np.full(along.shape, DARK, np.uint8)
+    assert crossing(strip, cells[0], DARK, localized=True) > 0.8
+    assert crossing(line, cells[0], DARK) > 0.8
+    assert crossing(line, cells[0], DARK, localized=True) < 0.1

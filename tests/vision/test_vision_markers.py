@@ -118,6 +118,6 @@ def test_tasks_and_markers_in_a_rendered_photo(seed: int) -> None:
     for (truth, corners), rect in zip(tiles, coarse, strict=True):
         detail = rectify(photo.image, corners, DEFAULT_CONFIG.marker_radius)
         kind, marker = read_task(detail, edges.tile_meadow(rect, meadow), photo.image, corners,
-                                 DEFAULT_CONFIG, None, rect)
+                                 DEFAULT_CONFIG, rect)
         seen.append((truth.task_type, truth.marker, kind, marker.value if marker else None))
     assert [(t, m) for t, m, _, _ in seen] == [(k, v) for _, _, k, v in seen]
