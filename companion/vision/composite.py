@@ -124,14 +124,14 @@ def _light_falloff(found: list[Any]) -> Callable[[tuple[float, float]], float]:
     jumps, which no single table photo shows, so each photo's light is fitted as a
     plane ``v = a + b x + c y`` through the meadow brightness of its tiles.
     """
-    from companion.vision.edges import MEADOW_SAMPLES_MIN_FRAC, _meadow_of, _meadow_samples
+    from companion.vision.edges import MEADOW_SAMPLES_MIN_FRAC, meadow_of, meadow_samples
 
     rows, values, weights = [], [], []
     for t in found:
-        px = _meadow_samples(t.rectified)
+        px = meadow_samples(t.rectified)
         if len(px) >= max(200.0, MEADOW_SAMPLES_MIN_FRAC * t.rectified[..., 0].size):
             rows.append((1.0, float(t.center[0]), float(t.center[1])))
-            values.append(_meadow_of(px)[2])
+            values.append(meadow_of(px)[2])
             weights.append(float(len(px)))
     if len(rows) < 3:
         return lambda _at: MEADOW_LEVEL

@@ -37,7 +37,7 @@ MeadowRef = tuple[float, float, float]
 DEFAULT_MEADOW: MeadowRef = (30.0, 185.0, 120.0)
 
 
-def _meadow_samples(tile: np.ndarray) -> np.ndarray:
+def meadow_samples(tile: np.ndarray) -> np.ndarray:
     """HSV of the strongly saturated yellow-green pixels of a rectified tile."""
     hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
     inside = hexagon_mask(tile.shape[1] // 2) > 0
@@ -47,7 +47,7 @@ def _meadow_samples(tile: np.ndarray) -> np.ndarray:
     return out
 
 
-def _meadow_of(samples: np.ndarray) -> MeadowRef:
+def meadow_of(samples: np.ndarray) -> MeadowRef:
     v_med = np.median(samples[:, 2])
     bright = samples[samples[:, 2] >= v_med]
     h, s, v = np.median(bright, axis=0)
@@ -61,13 +61,13 @@ def meadow_reference(tiles: list[np.ndarray],
     Meadow is the light yellow-green that is the most common colour of the game;
     take the brighter half of the strongly saturated yellow-green pixels.
     """
-    samples = [_meadow_samples(t) for t in tiles]
+    samples = [meadow_samples(t) for t in tiles]
     if not samples:
         return fallback
     allpx = np.concatenate(samples)
     if len(allpx) < 200:
         return fallback
-    return _meadow_of(allpx)
+    return meadow_of(allpx)
 
 
 def tile_meadow(tile: np.ndarray, photo: MeadowRef) -> MeadowRef:
@@ -102,10 +102,10 @@ def local_meadows(tiles: list[np.ndarray], centres: list[tuple[float, float]],
     own: list[MeadowRef | None] = []
     counts = np.zeros(n)
     for i, t in enumerate(tiles):
-        px = _meadow_samples(t)
+        px = meadow_samples(t)
         area = float((hexagon_mask(t.shape[1] // 2) > 0).sum())
         if len(px) >= max(200.0, MEADOW_SAMPLES_MIN_FRAC * area):
-            own.append(_meadow_of(px))
+            own.append(meadow_of(px))
             counts[i] = len(px)
         else:
             own.append(None)
@@ -381,7 +381,7 @@ def veils(tiles: list[np.ndarray]) -> list[np.ndarray]:
     Glare from a lamp or a window is white light added on top of the art:
     ``seen = (1 - a) art + a white``. Every small patch of tile art holds something
     dark (tree shadows, outlines, meadow's low blue channel), so the darkest channel
-    over a window of about half a tile measures ``a`` (the dark channel prior of
+    over a window of about a third of a tile measures ``a`` (the dark channel prior of
     haze removal). It is measured against the photo's usual dark level: the lower
     quartile of the tiles' own levels, so an evenly lit photo has no veil at all.
     """
