@@ -141,12 +141,9 @@ def task_type(tile: np.ndarray, bubble: Bubble) -> str:
         return "track"
     hue = float(np.median(colourful[:, 0]))
     sat = float(np.median(colourful[:, 1]))
-    if 85 <= hue < 135:
-        return "stream"
-    if 26 <= hue < 85:
-        return "forest"
-    if 14 <= hue < 26:
-        return "grain"
+    by_hue = _type_of_hue(hue, grain_below=26)
+    if by_hue is not None:
+        return by_hue
     # Red house (saturated, bright) or brown rails (duller, darker).
     value = float(np.median(colourful[:, 2]))
     return "village" if sat + 0.5 * value >= 195 else "track"
@@ -183,14 +180,19 @@ def marker_rim_type(tile: np.ndarray, marker: Marker) -> str:
     hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)[ring > 0].astype(np.int16)
     if len(hsv) == 0 or float(np.median(hsv[:, 1])) < 60:
         return "track"
-    hue = float(np.median(hsv[:, 0]))
+    return _type_of_hue(float(np.median(hsv[:, 0])), grain_below=36) or "village"
+
+
+def _type_of_hue(hue: float, grain_below: float) -> str | None:
+    """Stream (blue), forest (green) or grain (yellow, hue 14 up to ``grain_below``) by
+    hue; None for red and brown. The icons' yellow is warmer than the markers' rims."""
     if 85 <= hue < 135:
         return "stream"
-    if 36 <= hue < 85:
+    if grain_below <= hue < 85:
         return "forest"
-    if 14 <= hue < 36:
+    if 14 <= hue < grain_below:
         return "grain"
-    return "village"
+    return None
 
 
 def read_task(detail: np.ndarray, meadow: MeadowRef, source: np.ndarray,
