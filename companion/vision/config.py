@@ -99,6 +99,11 @@ class ScanConfig:
     """Edge band ends this far inside the edge."""
     band_length_frac: float = 0.80
     """Central part of the edge length that the band covers."""
+    band_midpoint_weight: float = 0.7
+    """Colour fractions weigh a band's pixels less towards its ends by this much
+    (``edges.band_weights``): a neighbouring edge's field reaches in at the corners."""
+    band_rim_weight: float = 0.3
+    """...and more towards the rim (``1 +`` this) than inside (``1 -`` this)."""
 
     # --- edge terrain --------------------------------------------------------
     remove_glare: bool = True

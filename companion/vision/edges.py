@@ -4,7 +4,8 @@ Representation: a rectified tile is the BGR image of the standard flat-topped
 hexagon (``rectify.py``). Each pixel gets a colour class (``CLASSES``); edge ``e``'s
 band is the strip of the hexagon inside edge ``e`` (from ``band_inner_frac`` to
 ``band_outer_frac`` of the radius in from the edge, central ``band_length_frac`` of
-its length). The fractions of the classes in a band give a probability for each
+its length). The fractions of the classes in a band (its pixels weighted towards the
+middle of the edge and towards the rim, ``band_weights``) give a probability for each
 terrain letter; ``classify_edges`` returns the six most likely letters (edges 0..5)
 and their probabilities as confidences.
 
@@ -264,22 +265,46 @@ CROSSING_BASE_PERCENTILE = 30.0
 """The level of a band's windows that a ``localized`` crossing must rise above."""
 
 
+@lru_cache(maxsize=16)
+def band_weights(radius: int, inner: float, outer: float, length: float,
+                 midpoint: float, rim: float) -> tuple[np.ndarray, ...]:
+    """Weight of each pixel of each band (in ``band_masks`` order) for its colour fractions.
+
+    An edge's terrain is what meets the edge at its middle: the weight falls linearly by
+    ``midpoint`` from the middle of the band to its ends (where the neighbouring edge's
+    field reaches in at the corner), and from ``1 + rim`` at the rim row to ``1 - rim``
+    at the innermost row.
+    """
+    _, cells = band_masks(radius, inner, outer, length)
+    out = []
+    for cell in cells:
+        along = (cell // DEPTH_BINS + 0.5) / ALONG_BINS - 0.5
+        depth = cell % DEPTH_BINS
+        w = ((1.0 - midpoint * np.abs(along) / 0.5)
+             * (1.0 + rim * (DEPTH_BINS - 1 - 2 * depth) / (DEPTH_BINS - 1)))
+        w.setflags(write=False)
+        out.append(w)
+    return tuple(out)
+
+
 N_FEATURES = len(CLASSES) + 2
 TRACK_CROSSING = len(CLASSES)
 STREAM_CROSSING = len(CLASSES) + 1
 
 
 def band_fractions(classes: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> np.ndarray:
-    """6 x N_FEATURES array per edge band: the fraction of each colour class, then the
-    ``crossing`` strength of dark (track) and of blue (stream) pixels."""
+    """6 x N_FEATURES array per edge band: the (``band_weights``-weighted) fraction of
+    each colour class, then the ``crossing`` strength of dark (track) and of blue
+    (stream) pixels."""
     radius = classes.shape[1] // 2
-    masks, cells = band_masks(radius, config.band_inner_frac, config.band_outer_frac,
-                              config.band_length_frac)
+    shape = (radius, config.band_inner_frac, config.band_outer_frac, config.band_length_frac)
+    masks, cells = band_masks(*shape)
+    weights = band_weights(*shape, config.band_midpoint_weight, config.band_rim_weight)
     out = np.zeros((6, N_FEATURES), np.float64)
     for e, m in enumerate(masks):
         band = classes[m]
-        counts = np.bincount(band, minlength=len(CLASSES)).astype(np.float64)
-        out[e, :len(CLASSES)] = counts / max(counts.sum(), 1.0)
+        counts = np.bincount(band, weights=weights[e], minlength=len(CLASSES))
+        out[e, :len(CLASSES)] = counts / max(counts.sum(), 1e-9)
         out[e, TRACK_CROSSING] = crossing(band, cells[e], DARK, localized=True)
         out[e, STREAM_CROSSING] = crossing(band, cells[e], BLUE)
     return out

@@ -16,11 +16,14 @@ from companion.vision.consistency import mismatches, resolve
 from companion.vision.edges import (
     BANK,
     BLUE,
+    CLASSES,
     DARK,
     DEPTH_BINS,
+    GRAIN,
     LETTERS,
     PALE,
     apply_gains,
+    band_fractions,
     band_masks,
     crossing,
     local_meadows,
@@ -244,3 +247,22 @@ def test_a_dark_line_along_the_edge_is_no_track_crossing() -> None:
     assert crossing(strip, cells[0], DARK, localized=True) > 0.8
     assert crossing(line, cells[0], DARK) > 0.8
     assert crossing(line, cells[0], DARK, localized=True) < 0.1
+
+
+def test_a_field_reaching_into_the_band_ends_counts_less_than_the_middle() -> None:
+    """A neighbouring edge's grain field in the corners of edge 0's band: the middle of
+    the edge (meadow) outweighs it once pixels are weighted towards the middle."""
+    import dataclasses
+
+    masks, cells = band_masks(R, DEFAULT_CONFIG.band_inner_frac, DEFAULT_CONFIG.band_outer_frac,
+                              DEFAULT_CONFIG.band_length_frac)
+    w, h = standard_size(R)
+    classes = np.full((h, w), MEADOW_CLASS, np.uint8)
+    along = cells[0] // DEPTH_BINS
+    classes[masks[0]] = np.where((along <= 2) | (along >= 7), GRAIN, MEADOW_CLASS)
+    flat = dataclasses.replace(DEFAULT_CONFIG, band_midpoint_weight=0.0, band_rim_weight=0.0)
+    unweighted = band_fractions(classes, flat)[0]
+    weighted = band_fractions(classes, DEFAULT_CONFIG)[0]
+    assert unweighted[GRAIN] > unweighted[MEADOW_CLASS]
+    assert weighted[MEADOW_CLASS] > weighted[GRAIN]
+    assert abs(weighted[:len(CLASSES)].sum() - 1.0) < 1e-9
