@@ -149,6 +149,18 @@ class ScanConfig:
     bubble_cut_frac: float = 0.10
     """When no bubble stands alone, the white is opened with a disc this wide (fraction
     of the radius) to cut it from thin pale banks and rails it touches."""
+    drop_max_saturation: int = 100
+    """The stream task's pale blue drop (``tasks._find_water_drop``): pixels of blue hue
+    less saturated than this..."""
+    drop_value_frac: float = 0.75
+    """...and at least this fraction as bright as bubble white."""
+    drop_min_area_frac: float = 0.025
+    """A drop bubble is at least this big (fraction of the hexagon; bubbles are about
+    0.04), which leaves out pale water, flags and glints..."""
+    drop_min_icon_frac: float = 0.15
+    """...and its pale blue icon covers at least this fraction of its box."""
+    drop_margin_frac: float = 0.12
+    """...and its box keeps this far (fraction of the radius) from the tile's rim."""
     use_tesseract: bool = True
     marker_template_min: float = 0.6
     """(Unused since markers.py; kept for callers' configs.)"""

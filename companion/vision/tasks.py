@@ -11,6 +11,7 @@ bubble's icon, or the marker's rim colour when the bubble is hidden) and the mar
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -56,7 +57,8 @@ def find_bubble(tile: np.ndarray, meadow: MeadowRef,
 
     The white is thresholded at three levels (a bubble can touch pale stream banks or
     cobbles at the looser ones); ``avoid`` = (x, y, r) is a marker token already
-    found, which is not taken for the bubble.
+    found, which is not taken for the bubble. Last, a stream task's bubble is looked
+    for as white and pale blue together (``_find_water_drop``).
     """
     hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
     inside = hexagon_mask(tile.shape[1] // 2) > 0
@@ -69,23 +71,68 @@ def find_bubble(tile: np.ndarray, meadow: MeadowRef,
     if not scored:
         # The bubble may touch thin pale things (stream banks, rails): fill its icon in
         # and open the white with a kernel wider than those, then judge the shapes left.
-        k = max(3, int(round(config.bubble_cut_frac * tile.shape[1] / 2)) | 1)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         for m in masks[1:] + [whitest]:
-            contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            filled = np.zeros_like(m)
-            cv2.drawContours(filled, contours, -1, 255, -1)
-            cut = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
-            f = _find_bubble(tile, m, config, avoid, shape=cut)
+            f = _find_bubble(tile, m, config, avoid, shape=_cut_out(m, config))
             if f is not None:
                 scored.append(f)
+    if not scored:
+        f = _find_water_drop(tile, hsv, masks[0], meadow, config, avoid)
+        if f is not None:
+            scored.append(f)
     return max(scored, key=lambda f: f[1])[0] if scored else None
+
+
+def _cut_out(mask: np.ndarray, config: ScanConfig) -> np.ndarray:
+    """``mask``'s shapes with their holes filled, opened with a disc of
+    ``bubble_cut_frac`` of the radius (which cuts off thin things touching them)."""
+    k = max(3, int(round(config.bubble_cut_frac * mask.shape[1] / 2)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    out: np.ndarray = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+    return out
+
+
+def _find_water_drop(tile: np.ndarray, hsv: np.ndarray, white: np.ndarray, meadow: MeadowRef,
+                     config: ScanConfig, avoid: tuple[float, float, float] | None
+                     ) -> tuple[Bubble, float] | None:
+    """The stream task's bubble, whose pale blue drop fills most of it: only a thin
+    white outline is left, and blur breaks it. Its shape is then the white and the pale
+    blue together; it counts only at a bubble's usual size, clear of the tile's rim,
+    around a pale blue icon."""
+    v_min = min(config.bubble_white_value, config.bubble_white_factor * meadow[2])
+    pale_blue = ((hsv[:, :, 0] >= 85) & (hsv[:, :, 0] < 130)
+                 & (hsv[:, :, 1] < config.drop_max_saturation)
+                 & (hsv[:, :, 2] >= config.drop_value_frac * v_min)
+                 & (hexagon_mask(tile.shape[1] // 2) > 0)).astype(np.uint8) * 255
+    both = cv2.morphologyEx(white | pale_blue, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    margin = max(3, int(round(config.drop_margin_frac * tile.shape[1] / 2)) | 1)
+    well_inside = cv2.erode(hexagon_mask(tile.shape[1] // 2), np.ones((margin, margin), np.uint8))
+
+    def is_drop(bubble: Bubble) -> bool:
+        if not (config.drop_min_area_frac <= bubble.area_frac <= config.bubble_max_area_frac):
+            return False
+        if not well_inside[bubble.y:bubble.y + bubble.h, bubble.x:bubble.x + bubble.w].all():
+            return False  # a stream leaving the tile between pale banks
+        box = tile[bubble.y:bubble.y + bubble.h, bubble.x:bubble.x + bubble.w]
+        icon = cv2.cvtColor(box, cv2.COLOR_BGR2HSV)[bubble.icon_mask]
+        if len(icon) < config.drop_min_icon_frac * bubble.w * bubble.h:
+            return False
+        hue, sat, value = np.median(icon, axis=0)
+        return bool(90 <= hue < 120 and sat >= 50 and value >= 0.6 * v_min)
+
+    return _find_bubble(tile, white, config, avoid, shape=_cut_out(both, config),
+                        accept=is_drop)
 
 
 def _find_bubble(tile: np.ndarray, white: np.ndarray, config: ScanConfig,
                  avoid: tuple[float, float, float] | None = None,
-                 shape: np.ndarray | None = None) -> tuple[Bubble, float] | None:
-    """The best bubble among the white shapes (``shape`` if given, else ``white``)."""
+                 shape: np.ndarray | None = None,
+                 accept: Callable[[Bubble], bool] | None = None
+                 ) -> tuple[Bubble, float] | None:
+    """The best bubble among the white shapes (``shape`` if given, else ``white``) that
+    ``accept`` (if given) accepts."""
     hex_area = float(np.count_nonzero(hexagon_mask(tile.shape[1] // 2)))
     white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(white if shape is None else shape, cv2.RETR_EXTERNAL,
@@ -123,8 +170,10 @@ def _find_bubble(tile: np.ndarray, white: np.ndarray, config: ScanConfig,
         colourful = float(np.mean(hsv_icon[:, 1] >= 60)) if len(hsv_icon) else 0.0
         score = extent * solidity / aspect * (0.5 + colourful)
         if score > best_score:
-            best_score = score
-            best = Bubble(x, y, w, h, frac, icon)
+            bubble = Bubble(x, y, w, h, frac, icon)
+            if accept is None or accept(bubble):
+                best_score = score
+                best = bubble
     return (best, best_score) if best is not None else None
 
 
