@@ -181,6 +181,10 @@ class ScanConfig:
     coarse look finds a face this clear (see ``marker_face_contrast_min``)..."""
     marker_alone_min: float = 0.92
     """...and the marker is kept only with a digit correlation this high."""
+    task_type_trust: float = 3.0
+    """A task tile whose code lacks its icon's terrain takes the best code with that
+    terrain when this is at most this much less likely (natural log); otherwise the
+    task type gives way (``tasks.reconcile_task``)."""
     marker_margin_min: float = 0.01
     """A digit whose template beats every other digit by less asks tesseract too."""
 

@@ -31,13 +31,16 @@ from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
 from companion.vision.flags import find_flag
 from companion.vision.io import ImageInput, Photo, load_photo
-from companion.vision.prior import apply_prior, decode
+from companion.vision.prior import decode
 from companion.vision.rectify import rectify
-from companion.vision.tasks import read_task
+from companion.vision.tasks import read_task, reconcile_task
 
 DOUBTFUL_CORRECTION = 0.9
 """An edge that neighbour consistency changed with less confidence than this stays
 in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""
+Reading = tuple[str, tuple[float, ...], dict[str, object]]
+"""A tile's code, six confidences and attributes, as read."""
+
 TASK_SECTIONS = ("task", "box-1-task")
 LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
 
@@ -331,8 +334,9 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
-    readings = []
+    readings: list[Reading] = []
     tile_probs: list[tuple[np.ndarray, tuple[str, ...]]] = []
+    off = config.off_catalogue_prior if config.use_catalogue else 1.0
     terrain_like = []
     for f, tile_meadow in zip(found, meadows, strict=True):
         classes = edges_mod.pixel_classes(f.rectified, tile_meadow)
@@ -348,16 +352,11 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
                                          f.corners * photo.detail_factor, config,
                                          f.rectified)
         attrs: dict[str, object] = {}
-        if kind_of_task is not None:
-            attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
         sections = TASK_SECTIONS if kind_of_task is not None else LANDSCAPE_SECTIONS
         tile_probs.append((probs, sections))
-        if config.use_catalogue:
-            code, conf, snapped = apply_prior(probs, config.off_catalogue_prior, sections)
-        else:
-            idx = probs.argmax(axis=1)
-            code = "".join(edges_mod.LETTERS[i] for i in idx)
-            conf = tuple(float(probs[e, i]) for e, i in enumerate(idx))
+        if kind_of_task is not None:
+            attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
+        code, conf, _, _ = decode(probs, off, sections)
         flag = find_flag(detail, code, config) if kind_of_task is None else None
         if flag is not None:
             attrs["flag"] = flag.kind
@@ -374,7 +373,6 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         order = _bfs_order([c for c in cells if c is not None], centres)
         origin = cells[order[0]]
         assert origin is not None
-        off = config.off_catalogue_prior if config.use_catalogue else 1.0
 
         def decoder(i: int, allowed: dict[int, str]) -> tuple[str, tuple[float, ...], float]:
             code, conf, _, score = decode(tile_probs[i][0], off, tile_probs[i][1], allowed)
@@ -386,6 +384,7 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
                                        [(r[0], r[1]) for r in readings], decoder,
                                        config.resolve_max_cost)
             readings = [(code, conf, readings[i][2]) for i, (code, conf) in enumerate(fixed)]
+        readings = _tasks_agreeing(readings, cells, tile_probs, off, config)
         codes = {cells[i]: readings[i][0] for i in range(len(found))
                  if cells[i] is not None}
         flags = mismatches({c: k for c, k in codes.items() if c is not None})
@@ -406,12 +405,51 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
+        readings = _tasks_agreeing(readings, [None] * len(readings), tile_probs, off, config)
         tiles = [ScannedTile(at=(i, 0), code=code, confidence=conf, attributes=attrs,
                              center_px=centres[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
     record = "game: board-game\n" + "".join(t.line() + "\n" for t in tiles)
     return Scan(tiles=tiles, kind=kind, record=record, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
+
+
+def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None],
+                    tile_probs: list[tuple[np.ndarray, tuple[str, ...]]], off: float,
+                    config: ScanConfig) -> list[Reading]:
+    """Readings whose task tiles show their task's terrain (``tasks.reconcile_task``).
+
+    A code changed here keeps every track and stream edge matched with its neighbours
+    (the codes of ``cells``, None for loose tiles) as they are after ``resolve``.
+    """
+    codes = {c: r[0] for c, r in zip(cells, readings, strict=True) if c is not None}
+    out = []
+    for i, (code, conf, attrs) in enumerate(readings):
+        task = attrs.get("task")
+        if isinstance(task, str):
+            kind, _, value = task.partition("/")
+            cell = cells[i]
+            allowed = {} if cell is None else _neighbour_letters(cell, codes)
+            agreeing, code, conf = reconcile_task(kind, code, conf, tile_probs[i][0], off,
+                                                  tile_probs[i][1], config.task_type_trust,
+                                                  allowed)
+            if agreeing != kind:
+                attrs = {**attrs, "task": f"{agreeing}/{value}" if value else agreeing}
+        out.append((code, conf, attrs))
+    return out
+
+
+def _neighbour_letters(cell: tuple[int, int], codes: dict[tuple[int, int], str]
+                       ) -> dict[int, str]:
+    """Letters each edge of ``cell`` may take next to its neighbours' edges: a track or
+    stream meets its like, anything else meets no track or stream."""
+    out = {}
+    for e, (dq, dr) in enumerate(DIRECTIONS):
+        other = codes.get((cell[0] + dq, cell[1] + dr))
+        if other is not None:
+            facing = other[(e + 3) % 6]
+            out[e] = facing if facing in "TS" else "FGVM"
+    return out
 
 
 def _bfs_order(cells: list[tuple[int, int]], centres: list[tuple[float, float]]) -> list[int]:

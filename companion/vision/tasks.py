@@ -20,6 +20,7 @@ import numpy as np
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.edges import MeadowRef
 from companion.vision.markers import Marker, face_candidates, find_marker
+from companion.vision.prior import decode
 from companion.vision.rectify import hexagon_mask
 
 
@@ -196,6 +197,53 @@ def task_type(tile: np.ndarray, bubble: Bubble) -> str:
     # Red house (saturated, bright) or brown rails (duller, darker).
     value = float(np.median(colourful[:, 2]))
     return "village" if sat + 0.5 * value >= 195 else "track"
+
+
+TASK_LETTERS = {"forest": "F", "grain": "G", "village": "V", "track": "T", "stream": "S"}
+"""The edge letter of each task type's terrain."""
+CONFUSED_WITH = {
+    "forest": ("grain", "track", "stream", "village"),
+    "grain": ("forest", "village", "track", "stream"),
+    "village": ("track", "grain", "forest", "stream"),
+    "track": ("village", "stream", "forest", "grain"),
+    "stream": ("track", "forest", "grain", "village"),
+}
+"""For each task type, the others in the order its icon's colour is mistaken for them
+(red roof and brown rails, yellow and green, grey rails and a pale drop)."""
+
+
+def reconcile_task(kind: str, code: str, conf: tuple[float, ...], probs: np.ndarray,
+                   off_catalogue: float, sections: tuple[str, ...], trust: float,
+                   allowed: dict[int, str] | None = None
+                   ) -> tuple[str, str, tuple[float, ...]]:
+    """Task type, code and confidences of a task tile (read as ``kind``, ``code``,
+    ``conf``) that agree with each other.
+
+    A task's terrain shows on an edge of its tile (rules.md §3: a record where it does
+    not is refused). When the code lacks the icon's terrain, the best code that has it
+    (within ``allowed``: edge -> letters, from the neighbours) is taken if it is at most
+    ``trust`` (natural log) less likely; otherwise the art is trusted and the task type
+    becomes the first of ``CONFUSED_WITH`` on the tile.
+    """
+    letter = TASK_LETTERS.get(kind)
+    if letter is None or letter in code:
+        return kind, code, conf
+    given = dict(allowed or {})
+    score = decode(probs, off_catalogue, sections, dict(enumerate(code)))[3]
+    options = [decode(probs, off_catalogue, sections, {**given, e: letter})
+               for e in range(6) if letter in given.get(e, letter)]
+    with_letter = max(options, key=lambda d: d[3], default=None)
+    if with_letter is not None and score - with_letter[3] <= trust:
+        return kind, with_letter[0], with_letter[1]
+    return task_on_code(kind, code), code, conf
+
+
+def task_on_code(kind: str, code: str) -> str:
+    """``kind`` if its terrain shows on the code's edges, else the first of
+    ``CONFUSED_WITH[kind]`` that does (``kind`` when none does)."""
+    if TASK_LETTERS.get(kind, "") in code:
+        return kind
+    return next((o for o in CONFUSED_WITH.get(kind, ()) if TASK_LETTERS[o] in code), kind)
 
 
 def may_hold_marker(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> bool:

@@ -86,8 +86,9 @@ def test_json_shape_and_mismatch_flags() -> None:
 def test_task_tiles_and_markers_are_read() -> None:
     truth = random_map(9, 11)
     cells = list(truth)
-    tasks = {cells[1]: ("grain", 5, 40.0), cells[4]: ("village", 3, 200.0),
-             cells[6]: ("stream", None, 0.0)}
+    # each task's terrain shows on its tile (rules.md §3)
+    tasks = {cells[1]: ("grain", 5, 40.0), cells[8]: ("village", 3, 200.0),
+             cells[4]: ("track", None, 0.0)}
     photo, centres = draw_map(truth, size=80, seed=11, tasks=tasks)
     result = scan(photo)
     by_cell = {}
@@ -96,6 +97,6 @@ def test_task_tiles_and_markers_are_read() -> None:
                                                    centres[c][1] - tile.center_px[1]))
         by_cell[cell] = tile.attributes
     assert by_cell[cells[1]] == {"task": "grain/5"}
-    assert by_cell[cells[4]] == {"task": "village/3"}
-    assert by_cell[cells[6]] == {"task": "stream"}
+    assert by_cell[cells[8]] == {"task": "village/3"}
+    assert by_cell[cells[4]] == {"task": "track"}
     assert sum(1 for a in by_cell.values() if a) == 3

@@ -7,11 +7,13 @@ import numpy as np
 from vision_scanner_synth import hsv_bgr
 
 from companion.vision.config import DEFAULT_CONFIG
-from companion.vision.edges import DEFAULT_MEADOW
+from companion.vision.edges import DEFAULT_MEADOW, LETTERS
+from companion.vision.prior import decode
 from companion.vision.rectify import hexagon_mask, standard_size
-from companion.vision.tasks import find_bubble, task_type
+from companion.vision.tasks import find_bubble, reconcile_task, task_on_code, task_type
 
 R = DEFAULT_CONFIG.marker_radius
+TASK = ("task", "box-1-task")
 PALE_DROP = hsv_bgr(105, 85, 190)
 WATER = hsv_bgr(105, 190, 150)
 
@@ -48,3 +50,56 @@ def test_a_stream_bubble_filled_by_its_drop_is_found_and_read_as_stream() -> Non
 def test_pale_water_alone_is_no_bubble() -> None:
     for seed in range(3):
         assert find_bubble(_tile(False, seed), DEFAULT_MEADOW, DEFAULT_CONFIG) is None
+
+
+def _reconcile(kind: str, probs: np.ndarray, off: float,
+               allowed: dict[int, str] | None = None) -> tuple[str, str]:
+    code, conf, _, _ = decode(probs, off, TASK)
+    kind, code, _ = reconcile_task(kind, code, conf, probs, off, TASK, 3.0, allowed)
+    return kind, code
+
+
+def _probs(code: str, strength: float, weak: dict[int, str] | None = None) -> np.ndarray:
+    """Letter probabilities reading ``code`` with ``strength`` per edge; the edges in
+    ``weak`` are split 5:4 between the code's letter and the one given."""
+    p = np.full((6, 6), (1.0 - strength) / 5)
+    for e, letter in enumerate(code):
+        p[e, LETTERS.index(letter)] = strength
+    for e, letter in (weak or {}).items():
+        p[e] = 0.02
+        p[e, LETTERS.index(code[e])] = 0.5
+        p[e, LETTERS.index(letter)] = 0.4
+    return p / p.sum(axis=1, keepdims=True)
+
+
+
+
+def test_a_task_type_on_the_tile_is_kept() -> None:
+    assert _reconcile("village", _probs("VVVVVV", 0.9), 0.02) == ("village", "VVVVVV")
+
+
+def test_a_weak_edge_gives_way_to_the_icons_terrain() -> None:
+    """Grain icon, art read all meadow with one doubtful grain edge (no catalogue)."""
+    assert _reconcile("grain", _probs("MMMMMM", 0.9, {2: "G"}), 1.0) == ("grain", "MMGMMM")
+
+
+def test_the_icons_terrain_is_not_put_where_a_neighbour_forbids_it() -> None:
+    """Track icon, a doubtful track edge 2, but the neighbour there shows meadow: the
+    track may only go where the neighbour shows a track too (edge 4), or nowhere."""
+    probs = _probs("MMMMMM", 0.9, {2: "T", 4: "T"})
+    probs[4] = [0.01, 0.01, 0.01, 0.3, 0.01, 0.66]
+    assert _reconcile("track", probs, 1.0)[1] == "MMTMMM"
+    assert _reconcile("track", probs, 1.0, {2: "FGVM", 4: "T"}) == ("track", "MMMMTM")
+
+
+def test_clear_art_corrects_a_misread_icon() -> None:
+    """A village tile (all roofs) whose red icon was taken for brown rails."""
+    for off in (0.02, 1.0):
+        assert _reconcile("track", _probs("VVVVVV", 0.95), off) == ("village", "VVVVVV")
+
+
+def test_task_on_code_follows_the_usual_confusions() -> None:
+    assert task_on_code("track", "MMVMMV") == "village"
+    assert task_on_code("forest", "GGGMFM") == "forest"
+    assert task_on_code("stream", "GGGGGG") == "grain"
+    assert task_on_code("stream", "MMMMMM") == "stream"
