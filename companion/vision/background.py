@@ -7,7 +7,9 @@ The table is modelled from the image border (a strip ``config.border_frac`` wide
 which in a photo of tiles on a table shows mostly table: a pixel is foreground when
 its Lab colour lies far from the border's median colour (lightness weighted down, so
 shadows on a white cloth stay background) or when it is strongly saturated (tile art).
-The threshold adapts to the table's own texture (wood grain, cloth folds).
+The threshold adapts to the table's own texture (wood grain, cloth folds). A cast
+shadow on the table (``table_in_shadow``) is table too: darker than the table, of its
+chromaticity, and as smooth as the table is.
 """
 
 from __future__ import annotations
@@ -18,15 +20,21 @@ import numpy as np
 from companion.vision.config import ScanConfig
 
 
+def _border(values: np.ndarray, config: ScanConfig) -> np.ndarray:
+    """The pixels (rows of channels) of the image border strip."""
+    h, w = values.shape[:2]
+    b = max(2, int(min(h, w) * config.border_frac))
+    channels = 1 if values.ndim == 2 else values.shape[2]
+    return np.concatenate([
+        values[:b].reshape(-1, channels), values[-b:].reshape(-1, channels),
+        values[:, :b].reshape(-1, channels), values[:, -b:].reshape(-1, channels),
+    ])
+
+
 def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarray, float]:
     """Per-pixel weighted Lab distance to the table colour, and the foreground threshold."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    h, w = image.shape[:2]
-    b = max(2, int(min(h, w) * config.border_frac))
-    border = np.concatenate([
-        lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
-        lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3),
-    ])
+    border = _border(lab, config)
     model = np.median(border, axis=0)
     weights = np.array([config.bg_lightness_weight, 1.0, 1.0], np.float32)
     # sqrt(sum_c (w_c (lab_c - model_c))^2) with one BLAS-like pass per step.
@@ -47,17 +55,53 @@ def foreground_mask(image: np.ndarray, config: ScanConfig, fill: bool = True) ->
     return fill_holes(mask) if fill else mask
 
 
+def table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
+    """Boolean mask of table under a cast shadow.
+
+    Light blocked by a hand or a phone scales the table's colour down: the lightness
+    drops, the chromaticity stays (Lab a* and b* shrink with L* + 16), and the cloth or
+    wood stays as smooth as elsewhere. Tile art differs in chromaticity (meadow, fields)
+    or in texture (cobbles, rails, the tiles' rims). Judged at half resolution (a
+    shadow's edge is soft).
+    """
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    shadow = _table_in_shadow(small, config).astype(np.uint8)
+    out: np.ndarray = cv2.resize(shadow, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    return out
+
+
+def _table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    light = lab[:, :, 0] * (100.0 / 255.0) + 16.0
+    model = np.median(_border(lab, config), axis=0)
+    model_light = float(model[0]) * (100.0 / 255.0) + 16.0
+    scale = model_light / np.maximum(light, 1.0)
+    da = (lab[:, :, 1] - 128.0) * scale - (float(model[1]) - 128.0)
+    db = (lab[:, :, 2] - 128.0) * scale - (float(model[2]) - 128.0)
+    chroma_off = cv2.magnitude(da, db)
+    k = max(3, int(round(min(image.shape[:2]) * config.shadow_texture_frac)) | 1)
+    grey = lab[:, :, 0]
+    mean = cv2.blur(grey, (k, k))
+    spread = cv2.sqrt(np.maximum(cv2.blur(grey * grey, (k, k)) - mean * mean, 0.0))
+    smooth = max(config.shadow_spread_min,
+                 config.bg_distance_factor * float(np.percentile(_border(spread, config), 90)))
+    darker = (light < model_light * 0.97) & (light > model_light * config.shadow_depth_max)
+    out: np.ndarray = darker & (chroma_off < config.shadow_chroma_max) & (spread < smooth)
+    return out
+
+
 def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     dist, threshold = background_distance(image, config)
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     sat = hsv[:, :, 1]
-    h, w = sat.shape
-    b = max(2, int(min(h, w) * config.border_frac))
-    border_sat = np.concatenate([sat[:b].ravel(), sat[-b:].ravel(),
-                                 sat[:, :b].ravel(), sat[:, -b:].ravel()])
+    border_sat = _border(sat, config).ravel()
     # A saturated table (wood, a coloured mat) must not count as tile art.
     sat_thr = max(config.tile_saturation_min, float(np.percentile(border_sat, 90)) + 40)
-    mask = (dist > threshold) | (sat > sat_thr)
+    far = dist > threshold
+    if config.shadow_as_table:
+        far &= ~table_in_shadow(image, config)
+    mask = far | (sat > sat_thr)
     mask_u8: np.ndarray = mask.astype(np.uint8) * 255
     k = max(3, int(round(min(image.shape[:2]) / 300)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))

@@ -34,6 +34,18 @@ class ScanConfig:
     """Weight of L in the Lab distance (shadows change L more than a and b)."""
     tile_saturation_min: int = 70
     """Pixels this saturated are tile art whatever the background model says."""
+    shadow_as_table: bool = True
+    """Table under a cast shadow is table (``background.table_in_shadow``):..."""
+    shadow_chroma_max: float = 6.0
+    """...its chromaticity (Lab a*, b* rescaled to the table's lightness) lies this
+    close to the table's,..."""
+    shadow_depth_max: float = 0.45
+    """...its L* + 16 is at least this fraction of the table's,..."""
+    shadow_texture_frac: float = 0.012
+    """...and its lightness spread over a window this wide (fraction of the short side)
+    stays below the table's own (90th percentile of the border x ``bg_distance_factor``,
+    at least ``shadow_spread_min``)."""
+    shadow_spread_min: float = 4.0
     min_tile_area_frac: float = 0.0008
     """Components smaller than this fraction of the image are noise."""
     hexagon_fill_min: float = 0.80
