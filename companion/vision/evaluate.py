@@ -300,7 +300,10 @@ def truth_of_json(data: dict[str, Any]) -> list[Truth]:
             for t in data["tiles"]]
 
 
-def rendered_cases(count: int, seed: int, size: tuple[int, int]) -> Iterator[Case]:
+def rendered_cases(count: int, seed: int, size: tuple[int, int],
+                   **light: float) -> Iterator[Case]:
+    """``light``: ``shadow``, ``lighting`` or ``glare`` fixed for every photo (else drawn
+    at random, as ``render.render_record`` does)."""
     from companion.vision.render import render_record
     from companion.vision.render_records import random_record
 
@@ -308,20 +311,22 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int]) -> Iterator[Cas
     for i in range(count):
         s = seed + i
         text = random_record(s, int(rng.integers(15, 46)))
-        r = render_record(text, seed=s, size_px=size, jpeg_quality=None)
+        r = render_record(text, seed=s, size_px=size, jpeg_quality=None, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"rendered-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
 
 
-def composite_cases(count: int, seed: int, size: tuple[int, int]) -> Iterator[Case]:
+def composite_cases(count: int, seed: int, size: tuple[int, int],
+                    **light: float) -> Iterator[Case]:
+    """``light`` as for ``rendered_cases``."""
     from companion.vision.composite import composite_record
 
     rng = np.random.default_rng(seed)
     for i in range(count):
         s = seed + i
         r = composite_record(seed=s, landscape=int(rng.integers(20, 41)), size_px=size,
-                             jpeg_quality=None)
+                             jpeg_quality=None, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"composite-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
@@ -359,7 +364,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="4000x3000", help="WIDTHxHEIGHT (rendered, composite)")
     parser.add_argument("--samples-dir", default=str(REPO_ROOT / "sample_photos"))
+    for name, what in (("shadow", "darkness of a cast shadow, 0..0.5"),
+                       ("lighting", "strength of the light gradient, 0..0.3"),
+                       ("glare", "strength of a glare patch, 0..0.7")):
+        parser.add_argument(f"--{name}", type=float, default=None,
+                            help=f"(rendered, composite) {what}, the same in every photo")
     args = parser.parse_args(argv)
+    light = {k: float(getattr(args, k)) for k in ("shadow", "lighting", "glare")
+             if getattr(args, k) is not None}
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
@@ -367,14 +379,14 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     cases: Iterable[Case]
     if args.set == "rendered":
-        cases = rendered_cases(args.count, args.seed, (w, h))
+        cases = rendered_cases(args.count, args.seed, (w, h), **light)
     elif args.set == "composite":
         from companion.vision.composite import shared_tiles_dir
 
         if shared_tiles_dir() is None:
             print("composite: ../shared/tiles is absent; nothing to evaluate")
             return 0
-        cases = composite_cases(args.count, args.seed, (w, h))
+        cases = composite_cases(args.count, args.seed, (w, h), **light)
     elif args.set == "loose":
         cases = list(loose_cases())
         if not cases:
@@ -382,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     else:
         cases = sample_cases(Path(args.samples_dir))
-    print(f"set: {args.set}")
+    print(f"set: {args.set}" + "".join(f", {k} {v}" for k, v in light.items()))
     for line in evaluate(cases).lines():
         print(line)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 
 from companion.rules.hexgrid import Hex
 from companion.rules.tiles import rotate
@@ -95,3 +96,15 @@ def test_evaluate_runs_the_real_scanner_on_one_tiny_photo(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "photos:                 1" in out
     assert "seconds per photo" in out
+
+
+def test_the_light_of_generated_photos_can_be_fixed(capsys):
+    """``--shadow`` and friends reach the renderer: the same seed in deep shadow is darker."""
+    plain = next(ev.rendered_cases(1, 3, (480, 360), shadow=0.0, lighting=0.0, glare=0.0))
+    dark = next(ev.rendered_cases(1, 3, (480, 360), shadow=0.5, lighting=0.0, glare=0.0))
+    mean = [cv2.imdecode(np.frombuffer(c.photo, np.uint8), cv2.IMREAD_GRAYSCALE).mean()
+            for c in (plain, dark)]
+    assert mean[1] < mean[0] - 2
+    assert ev.main(["--set", "rendered", "--count", "1", "--size", "640x480",
+                    "--shadow", "0.3", "--glare", "0"]) == 0
+    assert capsys.readouterr().out.startswith("set: rendered, shadow 0.3, glare 0.0")
