@@ -10,6 +10,7 @@ from vision_scanner_synth import draw_map, random_map
 
 from companion.rules.hexgrid import DIRECTIONS
 from companion.vision import ScanConfig, scan
+from companion.vision.tasks import TASK_LETTERS
 
 
 def _score(truth: dict[tuple[int, int], str], centres: dict[tuple[int, int], tuple[float, float]],
@@ -100,3 +101,20 @@ def test_task_tiles_and_markers_are_read() -> None:
     assert by_cell[cells[8]] == {"task": "village/3"}
     assert by_cell[cells[4]] == {"task": "track"}
     assert sum(1 for a in by_cell.values() if a) == 3
+
+
+def test_a_task_type_the_tile_cannot_have_gives_way_to_its_terrain() -> None:
+    """A red icon on a tile without a village edge (the photo cannot be right: rules.md §3
+    refuses the record): the scan names a task the tile shows, the nearest confusion."""
+    truth = random_map(9, 11)
+    cells = list(truth)
+    assert "V" not in truth[cells[4]] and "T" in truth[cells[4]]
+    photo, centres = draw_map(truth, size=80, seed=11, tasks={cells[4]: ("village", 3, 200.0)})
+    result = scan(photo)
+    tile = min(result.tiles, key=lambda t: np.hypot(centres[cells[4]][0] - t.center_px[0],
+                                                    centres[cells[4]][1] - t.center_px[1]))
+    assert tile.attributes == {"task": "track/3"}
+    for t in result.tiles:
+        kind = str(t.attributes.get("task", "")).partition("/")[0]
+        if kind:
+            assert TASK_LETTERS[kind] in t.code
