@@ -31,9 +31,31 @@ def _border(values: np.ndarray, config: ScanConfig) -> np.ndarray:
     ])
 
 
+def _at_table_light(lab: np.ndarray, table_light: float) -> np.ndarray:
+    """``lab`` with a and b rescaled to the lightness ``table_light`` (L* + 16): the
+    chromaticity a surface would show in the table's light (a* and b* of one surface
+    scale with L* + 16)."""
+    light = lab[:, :, 0] * (100.0 / 255.0) + 16.0
+    scale = np.clip(table_light / np.maximum(light, 1.0), 0.5, 2.5)
+    out = lab.copy()
+    out[:, :, 1] = 128.0 + (lab[:, :, 1] - 128.0) * scale
+    out[:, :, 2] = 128.0 + (lab[:, :, 2] - 128.0) * scale
+    return out
+
+
 def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarray, float]:
-    """Per-pixel weighted Lab distance to the table colour, and the foreground threshold."""
+    """Per-pixel weighted Lab distance to the table colour, and the foreground threshold.
+
+    When the table's own light varies strongly (its border's L* + 16 spans more than
+    ``bg_shading_spread`` from the 10th to the 90th percentile: a lamp to one side),
+    a and b are compared at the table's lightness, so the table's shading leaves its
+    colour, and the threshold, where they are.
+    """
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    border_light = _border(lab[:, :, 0], config).ravel() * (100.0 / 255.0) + 16.0
+    low, high = np.percentile(border_light, [10, 90])
+    if high > config.bg_shading_spread * max(float(low), 1.0):
+        lab = _at_table_light(lab, float(np.median(border_light)))
     border = _border(lab, config)
     model = np.median(border, axis=0)
     weights = np.array([config.bg_lightness_weight, 1.0, 1.0], np.float32)

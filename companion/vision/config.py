@@ -32,6 +32,9 @@ class ScanConfig:
     """Foreground threshold = max(min, factor * 98th percentile of border distances)."""
     bg_lightness_weight: float = 0.35
     """Weight of L in the Lab distance (shadows change L more than a and b)."""
+    bg_shading_spread: float = 1.6
+    """A table whose border's lightness spreads wider than this (90th over 10th
+    percentile of L* + 16) is compared at its own lightness (``background_distance``)."""
     tile_saturation_min: int = 70
     """Pixels this saturated are tile art whatever the background model says."""
     shadow_as_table: bool = True

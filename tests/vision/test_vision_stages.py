@@ -12,7 +12,7 @@ from vision_scanner_synth import draw_map, draw_tile, random_map
 from companion.rules.tiles import rotate
 from companion.vision import lattice
 from companion.vision.background import foreground_mask
-from companion.vision.config import DEFAULT_CONFIG
+from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.consistency import edges_agree, mismatches
 from companion.vision.edges import LETTERS, classify_edges
 from companion.vision.find_tiles import find_loose_tiles
@@ -146,3 +146,36 @@ SHADOW_RECORD = """game: board-game
 0 -1 MMSMSM
 1 -1 VVVVVV
 """
+
+
+def test_a_strong_light_gradient_on_wood_stays_table() -> None:
+    """Wood lit from one side (the far end half as bright as the near one) around two
+    meadow tiles: compared at the table's own lightness, the wood's colour stays put and
+    the tiles stand out (compared as they are, the far tile sinks into the table)."""
+    import dataclasses
+
+    from vision_scanner_synth import hsv_bgr
+
+    rng = np.random.default_rng(0)
+    h, w = 600, 800
+    wood = np.zeros((h, w, 3), np.float32)
+    wood[:] = (70, 140, 200)  # BGR, orange-brown
+    grain = cv2.resize(rng.normal(0, 1, (40, 8)).astype(np.float32), (w, h))
+    wood *= (1.0 + 0.06 * grain)[..., None]
+    tiles = np.zeros((h, w), np.uint8)
+    for cx in (330, 470):
+        pts = np.array([(cx + 70 * math.cos(math.radians(60 * k)),
+                         300 + 70 * math.sin(math.radians(60 * k))) for k in range(6)])
+        cv2.fillPoly(tiles, [np.round(pts).astype(np.int32)], 255)
+    wood[tiles > 0] = hsv_bgr(33, 200, 170)  # meadow green
+    light = np.linspace(1.1, 0.55, w, dtype=np.float32)[None, :, None]
+    photo = np.clip(wood * light + rng.normal(0, 2, wood.shape), 0, 255).astype(np.uint8)
+
+    def found(config: ScanConfig) -> tuple[float, float]:
+        mask = foreground_mask(photo, config, fill=False) > 0
+        table = np.count_nonzero(mask & (cv2.dilate(tiles, np.ones((7, 7), np.uint8)) == 0))
+        return table / mask.size, np.count_nonzero(mask & (tiles > 0)) / np.count_nonzero(tiles)
+
+    table_wrong, tiles_right = found(DEFAULT_CONFIG)
+    assert table_wrong < 0.01 and tiles_right > 0.97
+    assert found(dataclasses.replace(DEFAULT_CONFIG, bg_shading_spread=99.0))[1] < 0.8
