@@ -31,12 +31,17 @@ def _border(values: np.ndarray, config: ScanConfig) -> np.ndarray:
     ])
 
 
+def _lightness(lab: np.ndarray) -> np.ndarray:
+    """L* + 16 of an OpenCV 8-bit-scaled Lab image (a* and b* of one surface scale with it)."""
+    out: np.ndarray = lab[..., 0] * (100.0 / 255.0) + 16.0
+    return out
+
+
 def _at_table_light(lab: np.ndarray, table_light: float) -> np.ndarray:
     """``lab`` with a and b rescaled to the lightness ``table_light`` (L* + 16): the
-    chromaticity a surface would show in the table's light (a* and b* of one surface
-    scale with L* + 16)."""
-    light = lab[:, :, 0] * (100.0 / 255.0) + 16.0
-    scale = np.clip(table_light / np.maximum(light, 1.0), 0.5, 2.5)
+    chromaticity a surface would show in the table's light (rescaled at most 2.5 times
+    up or 2 times down)."""
+    scale = np.clip(table_light / np.maximum(_lightness(lab), 1.0), 0.5, 2.5)
     out = lab.copy()
     out[:, :, 1] = 128.0 + (lab[:, :, 1] - 128.0) * scale
     out[:, :, 2] = 128.0 + (lab[:, :, 2] - 128.0) * scale
@@ -52,7 +57,7 @@ def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarr
     colour, and the threshold, where they are.
     """
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    border_light = _border(lab[:, :, 0], config).ravel() * (100.0 / 255.0) + 16.0
+    border_light = _lightness(_border(lab, config))
     low, high = np.percentile(border_light, [10, 90])
     if high > config.bg_shading_spread * max(float(low), 1.0):
         lab = _at_table_light(lab, float(np.median(border_light)))
@@ -95,13 +100,12 @@ def table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
 
 def _table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    light = lab[:, :, 0] * (100.0 / 255.0) + 16.0
+    light = _lightness(lab)
     model = np.median(_border(lab, config), axis=0)
-    model_light = float(model[0]) * (100.0 / 255.0) + 16.0
-    scale = model_light / np.maximum(light, 1.0)
-    da = (lab[:, :, 1] - 128.0) * scale - (float(model[1]) - 128.0)
-    db = (lab[:, :, 2] - 128.0) * scale - (float(model[2]) - 128.0)
-    chroma_off = cv2.magnitude(da, db)
+    model_light = float(_lightness(model))
+    # The rescaling's limits never bind where ``darker`` below holds.
+    seen = _at_table_light(lab, model_light)
+    chroma_off = cv2.magnitude(seen[:, :, 1] - float(model[1]), seen[:, :, 2] - float(model[2]))
     k = max(3, int(round(min(image.shape[:2]) * config.shadow_texture_frac)) | 1)
     grey = lab[:, :, 0]
     mean = cv2.blur(grey, (k, k))
