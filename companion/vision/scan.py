@@ -25,6 +25,7 @@ from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+from companion.vision.consistency import OPTIONS as CONSISTENT_OPTIONS
 from companion.vision.consistency import EdgePair, mismatches, resolve
 from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
@@ -441,14 +442,14 @@ def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None]
 
 def _neighbour_letters(cell: tuple[int, int], codes: dict[tuple[int, int], str]
                        ) -> dict[int, str]:
-    """Letters each edge of ``cell`` may take next to its neighbours' edges: a track or
-    stream meets its like, anything else meets no track or stream."""
+    """Letters each edge of ``cell`` may take next to its neighbours' edges
+    (``consistency.OPTIONS``: a track or stream meets its like, anything else meets no
+    track or stream)."""
     out = {}
     for e, (dq, dr) in enumerate(DIRECTIONS):
         other = codes.get((cell[0] + dq, cell[1] + dr))
         if other is not None:
-            facing = other[(e + 3) % 6]
-            out[e] = facing if facing in "TS" else "FGVM"
+            out[e] = next(o for o in CONSISTENT_OPTIONS if other[(e + 3) % 6] in o)
     return out
 
 
