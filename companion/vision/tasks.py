@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.rules.tiles import LETTER_OF
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.edges import MeadowRef
 from companion.vision.markers import Marker, face_candidates, find_marker
@@ -199,8 +200,6 @@ def task_type(tile: np.ndarray, bubble: Bubble) -> str:
     return "village" if sat + 0.5 * value >= 195 else "track"
 
 
-TASK_LETTERS = {"forest": "F", "grain": "G", "village": "V", "track": "T", "stream": "S"}
-"""The edge letter of each task type's terrain."""
 CONFUSED_WITH = {
     "forest": ("grain", "track", "stream", "village"),
     "grain": ("forest", "village", "track", "stream"),
@@ -225,7 +224,7 @@ def reconcile_task(kind: str, code: str, conf: tuple[float, ...], probs: np.ndar
     ``trust`` (natural log) less likely; otherwise the art is trusted and the task type
     becomes the first of ``CONFUSED_WITH`` on the tile.
     """
-    letter = TASK_LETTERS.get(kind)
+    letter = LETTER_OF.get(kind)
     if letter is None or letter in code:
         return kind, code, conf
     given = dict(allowed or {})
@@ -241,9 +240,9 @@ def reconcile_task(kind: str, code: str, conf: tuple[float, ...], probs: np.ndar
 def task_on_code(kind: str, code: str) -> str:
     """``kind`` if its terrain shows on the code's edges, else the first of
     ``CONFUSED_WITH[kind]`` that does (``kind`` when none does)."""
-    if TASK_LETTERS.get(kind, "") in code:
+    if LETTER_OF.get(kind, "") in code:
         return kind
-    return next((o for o in CONFUSED_WITH.get(kind, ()) if TASK_LETTERS[o] in code), kind)
+    return next((o for o in CONFUSED_WITH.get(kind, ()) if LETTER_OF[o] in code), kind)
 
 
 def may_hold_marker(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> bool:

@@ -9,8 +9,8 @@ import pytest
 from vision_scanner_synth import draw_map, random_map
 
 from companion.rules.hexgrid import DIRECTIONS
+from companion.rules.tiles import LETTER_OF
 from companion.vision import ScanConfig, scan
-from companion.vision.tasks import TASK_LETTERS
 
 
 def _score(truth: dict[tuple[int, int], str], centres: dict[tuple[int, int], tuple[float, float]],
@@ -117,4 +117,4 @@ def test_a_task_type_the_tile_cannot_have_gives_way_to_its_terrain() -> None:
     for t in result.tiles:
         kind = str(t.attributes.get("task", "")).partition("/")[0]
         if kind:
-            assert TASK_LETTERS[kind] in t.code
+            assert LETTER_OF[kind] in t.code
