@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -268,25 +269,34 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     _, lat, cells = best
-    cells = cells + _shadowed_cells(image, lat, view, cells, config)
+    seen: dict[tuple[int, int], np.ndarray] = {}
+
+    def at_lattice(cell: tuple[int, int]) -> np.ndarray:
+        """The cell rectified where the lattice puts it (once per cell)."""
+        if cell not in seen:
+            seen[cell] = rectify(image, lat.cell_corners(cell), config.rectified_radius)
+        return seen[cell]
+
+    cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config)
     snapped = lattice_mod.snap_cells(lat, view, cells, config)
     out = []
     for cell in cells:
         # Whether the cell holds a tile is judged where the lattice puts it; the art
         # is read where the tile's own outline lies.
-        if _is_bare_table(rectify(image, lat.cell_corners(cell), config.rectified_radius),
-                          config):
+        if _is_bare_table(at_lattice(cell), config):
             continue
         corners = snapped[cell]
         out.append(_Found(cell, corners, rectify(image, corners, config.rectified_radius)))
     return out
 
 
-def _shadowed_cells(image: np.ndarray, lat: lattice_mod.Lattice, view: lattice_mod.MapView,
+def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
+                    lat: lattice_mod.Lattice, view: lattice_mod.MapView,
                     cells: list[tuple[int, int]], config: ScanConfig
                     ) -> list[tuple[int, int]]:
     """Partly covered cells next to the map whose art shows a tile (see
-    ``lattice.partly_covered``)."""
+    ``lattice.partly_covered``); ``at_lattice`` rectifies a cell where the lattice
+    puts it."""
     taken = set(cells)
     doubtful = [c for c in lattice_mod.partly_covered(lat, view, config)
                 if any((c[0] + d.q, c[1] + d.r) in taken for d in DIRECTIONS)]
@@ -294,13 +304,9 @@ def _shadowed_cells(image: np.ndarray, lat: lattice_mod.Lattice, view: lattice_m
         return []
     # Positive evidence only: the art's edges (not mere contrast, as a shadow's ramp
     # has), about as busy as the map's own tiles in this photo (blur lowers both).
-    typical = float(np.median([_texture(rectify(image, lat.cell_corners(c),
-                                                config.rectified_radius), config)[0]
-                               for c in cells]))
+    typical = float(np.median([_texture(at_lattice(c), config)[0] for c in cells]))
     need = max(config.bare_texture_max, config.rescue_texture_frac * typical)
-    return [c for c in doubtful
-            if _texture(rectify(image, lat.cell_corners(c), config.rectified_radius),
-                        config)[0] >= need]
+    return [c for c in doubtful if _texture(at_lattice(c), config)[0] >= need]
 
 
 def _is_bare_table(tile: np.ndarray, config: ScanConfig) -> bool:
