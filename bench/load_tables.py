@@ -46,7 +46,7 @@ TILES_PER_GAME = 45
 
 
 def landscape_codes() -> list[str]:
-    from companion.rules.tiles import catalogue
+    from companion.rules import catalogue
 
     return [t.code for t in catalogue() if t.section == "landscape"]
 

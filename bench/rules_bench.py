@@ -13,11 +13,15 @@ import argparse
 import statistics
 import time
 
-from companion.rules.game import replay
-from companion.rules.notation import Placement, parse_record, write_record
-from companion.rules.randomgame import random_game
-from companion.rules.sheet import score_game
-from companion.rules.tiles import catalogue
+from companion.rules import (
+    Placement,
+    catalogue,
+    parse_record,
+    random_game,
+    replay,
+    score_game,
+    write_record,
+)
 
 
 def median_ms(samples: list[float]) -> float:

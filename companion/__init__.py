@@ -13,7 +13,7 @@ __all__ = ["score_record", "create_app"]
 
 def score_record(text: str) -> dict[str, Any]:
     """Score a record in the Dorf notation; raise ``RulesError`` subclasses on bad input."""
-    from companion.rules.sheet import score_text
+    from companion.rules import score_text
 
     return score_text(text)
 

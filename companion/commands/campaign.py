@@ -13,14 +13,16 @@ import json
 import sys
 
 from companion.cli import read_input
-from companion.rules.campaign import (
+from companion.rules import (
+    HEX_BY_ID,
+    PATH_BY_ID,
+    PATHS,
     CampaignState,
+    RulesError,
     load_campaign,
     setup_reminders,
     unlocked_header,
 )
-from companion.rules.campaign_track import HEX_BY_ID, PATH_BY_ID, PATHS
-from companion.rules.errors import RulesError
 
 
 def _circles(state: CampaignState, path_id: str, circles: int, heart: int | None) -> str:

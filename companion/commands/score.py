@@ -12,13 +12,11 @@ import sys
 from typing import Any
 
 from companion.cli import read_input
-from companion.rules.errors import RulesError
+from companion.rules import RulesError
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.rules.game import replay
-    from companion.rules.notation import parse_record
-    from companion.rules.sheet import explain_lines, score_text
+    from companion.rules import explain_lines, parse_record, replay, score_text
 
     try:
         text = read_input(args.record)

@@ -25,10 +25,8 @@ from typing import Any
 
 import sqlite_utils
 
-from companion.rules.campaign import replay
-from companion.rules.campaign_record import GameEvent, SpendEvent, parse_campaign
-from companion.rules.errors import RulesError
-from companion.rules.notation import parse_record
+from companion.rules import GameEvent, RulesError, SpendEvent, parse_campaign, parse_record
+from companion.rules import replay_campaign as replay
 from companion.storage import campaigns, games
 from companion.storage.database import transaction
 from companion.storage.errors import StorageError

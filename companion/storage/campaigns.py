@@ -20,20 +20,22 @@ from typing import Any
 
 import sqlite_utils
 
-from companion.rules.campaign import CampaignState, replay, unlocked_header
-from companion.rules.campaign_record import (
+from companion.rules import (
     AchievedEvent,
+    CampaignError,
     CampaignRecord,
+    CampaignState,
+    Content,
     Event,
     GameEvent,
     SpendEvent,
     SpendItem,
+    campaign_stats,
+    title_for,
+    unlocked_header,
     write_campaign,
 )
-from companion.rules.campaign_stats import campaign_stats
-from companion.rules.campaign_titles import title_for
-from companion.rules.campaign_unlocks import Content
-from companion.rules.errors import CampaignError
+from companion.rules import replay_campaign as replay
 from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
 from companion.storage.games import insert_game_row

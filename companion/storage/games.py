@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlite_utils
 
-from companion.rules.campaign_titles import title_for
+from companion.rules import title_for
 from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError, StorageError
 

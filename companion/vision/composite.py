@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from companion.rules.tiles import canonical, rotate
+from companion.rules import canonical, rotate
 from companion.vision.render import Rendered, TileTruth, render_tiles
 from companion.vision.render_art import draw_flag, draw_marker, hexagon
 from companion.vision.render_records import (

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from companion.rules.hexgrid import DIRECTIONS
+from companion.rules import DIRECTIONS
 
 NETWORK = frozenset("TS")
 

@@ -27,8 +27,7 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from companion.rules.hexgrid import DIRECTIONS, Hex
-from companion.rules.tiles import rotate
+from companion.rules import DIRECTIONS, Hex, rotate
 
 SETS = ("rendered", "composite", "loose", "samples")
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.rules.hexgrid import Layout, hex_round
+from companion.rules import Layout, hex_round
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 
 UNIT = Layout(1.0, (0.0, 0.0))

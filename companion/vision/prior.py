@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.rules.tiles import catalogue, rotate
+from companion.rules import catalogue, rotate
 from companion.vision.edges import LETTERS
 
 _INDEX = {letter: i for i, letter in enumerate(LETTERS)}

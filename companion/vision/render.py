@@ -31,7 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.rules.hexgrid import Hex, Layout
+from companion.rules import Hex, Layout
 from companion.vision.render_art import CARDBOARD_SIDE, TileArt, draw_tile, hexagon
 from companion.vision.render_records import LaidTile, laid_tiles, random_record
 from companion.vision.render_scene import (

@@ -19,9 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from companion.rules.hexgrid import DIRECTIONS, Hex
-from companion.rules.notation import parse_record
-from companion.rules.tiles import catalogue, rotate
+from companion.rules import DIRECTIONS, Hex, catalogue, parse_record, rotate
 
 
 class LaidTile(NamedTuple):
@@ -127,8 +125,7 @@ def legal_random_record(seed: int, landscape: int = 45,
     The simple generator only matches tracks and streams; the engine also refuses task
     tiles whose marker can no longer be reached, so a few draws are thrown away.
     """
-    from companion.rules.errors import RulesError
-    from companion.rules.game import replay_text
+    from companion.rules import RulesError, replay_text
 
     text = ""
     for attempt in range(attempts):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.rules.hexgrid import DIRECTIONS
+from companion.rules import DIRECTIONS
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask

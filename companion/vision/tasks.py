@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.rules.tiles import LETTER_OF
+from companion.rules import LETTER_OF
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.edges import MeadowRef
 from companion.vision.markers import Marker, face_candidates, find_marker

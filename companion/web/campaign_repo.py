@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlite_utils
 
-from companion.rules.errors import CampaignError
+from companion.rules import CampaignError
 from companion.storage import campaigns as storage
 from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError

@@ -16,8 +16,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from companion.rules.campaign import CampaignState, Crossing
-from companion.rules.campaign_track import HEXES, PATHS, TrackPath
+from companion.rules import HEXES, PATHS, CampaignState, Crossing, TrackPath
 
 VIEW_W = 360
 HEX_R = 30.0

@@ -19,12 +19,18 @@ import sqlite_utils
 from flask import url_for
 from flask_babel import gettext as _
 
-from companion.rules.campaign import CampaignState, Crossing, unlocked_header
-from companion.rules.campaign_mill import check_great_mill
-from companion.rules.campaign_stats import campaign_stats
-from companion.rules.campaign_track import HEX_BY_ID, PATH_BY_ID
-from companion.rules.campaign_unlocks import RED_HEART, Effects
-from companion.rules.errors import RulesError
+from companion.rules import (
+    HEX_BY_ID,
+    PATH_BY_ID,
+    RED_HEART,
+    CampaignState,
+    Crossing,
+    Effects,
+    RulesError,
+    campaign_stats,
+    check_great_mill,
+    unlocked_header,
+)
 from companion.storage import campaigns as storage
 from companion.web import access, campaign_repo
 from companion.web.campaign_chart import score_chart

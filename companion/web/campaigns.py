@@ -52,11 +52,14 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from companion.rules.campaign import load_campaign
-from companion.rules.campaign_track import PATH_BY_ID
-from companion.rules.errors import CampaignError, RulesError
-from companion.rules.game import replay
-from companion.rules.notation import parse_record
+from companion.rules import (
+    PATH_BY_ID,
+    CampaignError,
+    RulesError,
+    load_campaign,
+    parse_record,
+    replay,
+)
 from companion.storage import archive
 from companion.storage import campaigns as storage
 from companion.storage import games as storage_games

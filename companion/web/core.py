@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, jsonify, make_response, redirect, request
 
-from companion.rules.errors import RulesError
+from companion.rules import RulesError
 from companion.web import access, repo
 from companion.web.forms import record_from_form
 from companion.web.i18n import COOKIE, LANGUAGES
@@ -55,7 +55,7 @@ def score() -> Response:
 @bp.post("/api/score")
 @csrf_exempt
 def api_score() -> tuple[Response, int] | Response:
-    from companion.rules.sheet import score_text
+    from companion.rules import score_text
 
     text = request.get_data(as_text=True)
     try:

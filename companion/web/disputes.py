@@ -18,12 +18,16 @@ from typing import Any
 from flask import Blueprint, Response, request, url_for
 from flask_babel import gettext as _
 
-from companion.rules.board import Board
-from companion.rules.errors import RulesError
-from companion.rules.game import replay
-from companion.rules.hexgrid import Hex
-from companion.rules.notation import Record, parse_placement, parse_record
-from companion.rules.tiles import rotate
+from companion.rules import (
+    Board,
+    Hex,
+    Record,
+    RulesError,
+    parse_placement,
+    parse_record,
+    replay,
+    rotate,
+)
 from companion.web import access
 from companion.web.mapsvg import draw
 from companion.web.render import render

@@ -24,9 +24,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from companion.rules.errors import RulesError
-from companion.rules.game import replay
-from companion.rules.notation import parse_record
+from companion.rules import RulesError, parse_record, replay
 from companion.web import access, repo
 from companion.web.forms import int_field, record_from_form
 from companion.web.render import is_htmx, render

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from companion.rules.hexgrid import Hex, Layout
-from companion.rules.notation import Placement
+from companion.rules import Hex, Layout, Placement
 
 SIZE = 20.0
 LAYOUT = Layout(SIZE, (0.0, 0.0))

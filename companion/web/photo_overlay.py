@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.rules.hexgrid import Hex, Layout
+from companion.rules import Hex, Layout
 from companion.web.photo_review import Review
 
 UNIT = Layout(1.0, (0.0, 0.0))

@@ -22,9 +22,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import pgettext
 from werkzeug.routing import BuildError
 
-from companion.rules.hexgrid import Hex
-from companion.rules.notation import FLAG_TYPES, TASK_TYPES
-from companion.rules.tiles import TERRAINS, rotate
+from companion.rules import FLAG_TYPES, TASK_TYPES, TERRAINS, Hex, rotate
 from companion.web import access, repo
 from companion.web import photo_store as store
 from companion.web.photo_overlay import PhotoOverlay, overlay

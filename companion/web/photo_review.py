@@ -21,15 +21,24 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from companion.rules.board import Board
-from companion.rules.errors import IllegalPlacementError, NotationError, RulesError
-from companion.rules.game import replay
-from companion.rules.hexgrid import DIRECTIONS, Hex
-from companion.rules.mapmerge import merge_maps
-from companion.rules.notation import Placement, Section, parse_placement, parse_record
-from companion.rules.notation import write_record as write_notation
-from companion.rules.ordering import connected_order
-from companion.rules.tiles import check_code, rotate
+from companion.rules import (
+    DIRECTIONS,
+    Board,
+    Hex,
+    IllegalPlacementError,
+    NotationError,
+    Placement,
+    RulesError,
+    Section,
+    check_code,
+    connected_order,
+    merge_maps,
+    parse_placement,
+    parse_record,
+    replay,
+    rotate,
+)
+from companion.rules import write_record as write_notation
 from companion.web.play_service import explain_illegal
 from companion.web.play_tiles import choices
 

@@ -41,7 +41,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from companion.rules.hexgrid import Hex
+from companion.rules import Hex
 from companion.storage import transaction
 from companion.vision import DEFAULT_CONFIG, ScanConfig, ScanError, scan
 from companion.web import access, repo

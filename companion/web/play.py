@@ -29,8 +29,7 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
-from companion.rules.errors import RulesError
-from companion.rules.hexgrid import Hex
+from companion.rules import Hex, RulesError
 from companion.web.play_service import (
     Position,
     RedoEntry,

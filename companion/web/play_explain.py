@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.errors import RulesError
-from companion.rules.hexgrid import Hex
+from companion.rules import Hex, RulesError
 from companion.web.play_service import Position
 
 

@@ -27,9 +27,7 @@ from functools import lru_cache
 
 from markupsafe import Markup
 
-from companion.rules.board import Board, Marker
-from companion.rules.hexgrid import Hex, Layout
-from companion.rules.notation import Placement
+from companion.rules import Board, Hex, Layout, Marker, Placement
 
 SIZE = 40.0
 LAYOUT = Layout(SIZE, (0.0, 0.0))

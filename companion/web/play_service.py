@@ -21,20 +21,24 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from companion.rules.board import Board
-from companion.rules.errors import IllegalPlacementError, NotationError
-from companion.rules.game import Game, board_game_pool, duel_pool, replay
-from companion.rules.hexgrid import EDGE_NAMES
-from companion.rules.notation import (
+from companion.rules import (
     DUEL_SPECIALS,
+    EDGE_NAMES,
+    Board,
+    Game,
+    IllegalPlacementError,
+    NotationError,
     Placement,
     Record,
     Section,
     TaskSpec,
+    board_game_pool,
+    duel_pool,
     format_placement,
     parse_placement,
     parse_record,
     parse_task,
+    replay,
     write_record,
 )
 

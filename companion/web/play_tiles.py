@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from companion.rules.tiles import TERRAINS, canonical, catalogue, rotate
+from companion.rules import TERRAINS, canonical, catalogue, rotate
 
 LETTERS = "FGVTSM"
 

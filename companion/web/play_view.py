@@ -15,17 +15,21 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from companion.rules.board import COMPLETED, FAILED, Board
-from companion.rules.hexgrid import Hex
-from companion.rules.notation import (
+from companion.rules import (
+    COMPLETED,
     DUEL_TASK_TYPES,
+    FAILED,
     FLAG_TYPES,
+    LETTER_OF,
     SPECIAL_TILES,
     TASK_TYPES,
+    TERRAINS,
     TERRITORY_TYPES,
+    Board,
+    Hex,
     Placement,
+    rotate,
 )
-from companion.rules.tiles import LETTER_OF, TERRAINS, rotate
 from companion.web.play_map import MapView, map_view, origin_shapes, tile_icon
 from companion.web.play_service import (
     Position,

@@ -22,8 +22,7 @@ from typing import Any
 import sqlite_utils
 from flask import Flask, current_app, g
 
-from companion.rules.errors import RulesError
-from companion.rules.notation import parse_record
+from companion.rules import RulesError, parse_record
 from companion.storage import games as storage_games
 from companion.storage import open_db, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
@@ -64,7 +63,7 @@ def close_db(_exc: BaseException | None = None) -> None:
 
 def sheet_for(text: str) -> dict[str, Any] | None:
     """The score sheet JSON of a record, or None while it cannot be scored yet."""
-    from companion.rules.sheet import score_text
+    from companion.rules import score_text
 
     try:
         return score_text(text)

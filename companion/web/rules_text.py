@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
-from companion.rules.rulings import RULINGS as ENGINE_RULINGS
+from companion.rules import RULINGS as ENGINE_RULINGS
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.errors import RulesError
-from companion.rules.game import Game, replay
-from companion.rules.notation import parse_record
+from companion.rules import Game, RulesError, parse_record, replay
 from companion.web.mapsvg import MapDrawing, draw
 from companion.web.sheet_view import DuelRow, Row, duel_rows, pad_rows, warnings_of
 
@@ -38,14 +36,12 @@ class ScoreView:
 def sheet_of(game: Game) -> dict[str, Any]:
     if game.record.is_duel:
         try:
-            from companion.rules.duel import (  # type: ignore[import-not-found,unused-ignore]
-                score_duel,
-            )
+            from companion.rules import score_duel
         except ImportError as err:
             raise ScoringUnavailable("duel scoring is not available yet") from err
         result: dict[str, Any] = score_duel(game).to_json()
         return result
-    from companion.rules.sheet import score_game
+    from companion.rules import score_game
 
     return score_game(game).to_json()
 

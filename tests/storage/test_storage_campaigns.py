@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from companion.rules.campaign import load_campaign
-from companion.rules.errors import CampaignError
+from companion.rules import CampaignError, load_campaign
 from companion.storage import StaleEditError, StorageError, open_db
 from companion.storage import campaigns as camp
 from companion.storage.archive import export_campaign_zip, import_campaign_zip

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 from vision_scanner_synth import draw_map, random_map
 
-from companion.rules.hexgrid import DIRECTIONS
-from companion.rules.tiles import LETTER_OF
+from companion.rules import DIRECTIONS, LETTER_OF
 from companion.vision import ScanConfig, scan
 
 

@@ -6,8 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.rules.hexgrid import Hex
-from companion.rules.tiles import canonical, catalogue, rotate
+from companion.rules import Hex, canonical, catalogue, rotate
 from companion.vision import composite
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.edges import classify_edges

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.rules.hexgrid import Hex
+from companion.rules import Hex
 from companion.vision import composite
 from companion.vision.render import TileTruth
 from companion.vision.render_records import LaidTile

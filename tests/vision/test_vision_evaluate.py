@@ -7,8 +7,7 @@ import json
 import cv2
 import numpy as np
 
-from companion.rules.hexgrid import Hex
-from companion.rules.tiles import rotate
+from companion.rules import Hex, rotate
 from companion.vision import evaluate as ev
 from companion.vision.render import render_record
 from companion.vision.scan import Scan, ScannedTile

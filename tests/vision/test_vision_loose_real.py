@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.tiles import parse_catalogue, rotate
+from companion.rules import parse_catalogue, rotate
 from companion.vision import scan
 from companion.vision.find_tiles import find_loose_tiles
 from companion.vision.io import load_photo

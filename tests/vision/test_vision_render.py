@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.rules.hexgrid import Hex
+from companion.rules import Hex
 from companion.vision import render_art as art
 from companion.vision.render import BOARD, render_record
 from companion.vision.render_scene import project

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from companion.rules.game import replay_text
-from companion.rules.hexgrid import DIRECTIONS, Hex
-from companion.rules.tiles import canonical
+from companion.rules import DIRECTIONS, Hex, canonical, replay_text
 from companion.vision.render_records import (
     laid_tiles,
     legal_random_record,

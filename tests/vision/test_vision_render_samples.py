@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.rules.notation import parse_record
+from companion.rules import parse_record
 from companion.vision.render import SAMPLES, render_record
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_photos"

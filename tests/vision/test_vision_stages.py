@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from vision_scanner_synth import draw_map, draw_tile, random_map
 
-from companion.rules.tiles import rotate
+from companion.rules import rotate
 from companion.vision import lattice
 from companion.vision.background import foreground_mask
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig

@@ -14,7 +14,7 @@ import math
 import cv2
 import numpy as np
 
-from companion.rules.hexgrid import Layout
+from companion.rules import Layout
 
 
 def hsv_bgr(h: int, s: int, v: int) -> tuple[int, int, int]:
@@ -144,7 +144,7 @@ def draw_map(tiles: dict[tuple[int, int], str], size: float = 60.0,
 def random_map(n: int, seed: int = 0) -> dict[tuple[int, int], str]:
     """A connected blob of ``n`` cells holding rotated landscape tiles of the catalogue,
     chosen so that track and stream edges meet their own kind where possible."""
-    from companion.rules.tiles import catalogue, rotate
+    from companion.rules import catalogue, rotate
 
     pool = [t.code for t in catalogue() if t.section == "landscape"]
     rng = np.random.default_rng(seed)

@@ -25,10 +25,7 @@ import pytest
 import webtools
 from webtools import BROWSER, ROOT, LiveServer
 
-from companion.rules.hexgrid import Hex
-from companion.rules.mapmerge import best_alignment
-from companion.rules.notation import Placement, parse_record, write_record
-from companion.rules.sheet import score_text
+from companion.rules import Hex, Placement, best_alignment, parse_record, score_text, write_record
 from companion.web.photo_review import Review
 
 pytestmark = BROWSER

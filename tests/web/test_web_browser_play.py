@@ -20,7 +20,7 @@ from typing import Any
 import webtools
 from webtools import BROWSER, LiveServer
 
-from companion.rules.notation import parse_record
+from companion.rules import parse_record
 
 pytestmark = BROWSER
 

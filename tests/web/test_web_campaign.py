@@ -19,10 +19,15 @@ from flask.testing import FlaskClient
 from webtools import HX, csrf_token
 
 from companion.commands import campaign as campaign_cli
-from companion.rules.campaign import load_campaign, setup_reminders, unlocked_header
-from companion.rules.campaign_stats import campaign_stats
-from companion.rules.campaign_track import PATHS, TOTAL_CIRCLES
-from companion.rules.notation import parse_record
+from companion.rules import (
+    PATHS,
+    TOTAL_CIRCLES,
+    campaign_stats,
+    load_campaign,
+    parse_record,
+    setup_reminders,
+    unlocked_header,
+)
 from companion.storage import campaigns as storage
 from companion.web import repo
 

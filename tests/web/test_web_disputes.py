@@ -10,12 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import HX
 
-from companion.rules.board import Board
-from companion.rules.game import replay
-from companion.rules.hexgrid import Hex
-from companion.rules.notation import parse_record
-from companion.rules.rulings import RULINGS
-from companion.rules.tiles import rotate
+from companion.rules import RULINGS, Board, Hex, parse_record, replay, rotate
 from companion.web import repo
 from companion.web.disputes import board_at, rule_on
 

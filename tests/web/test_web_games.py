@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import HX, RECORD, browser
 
-from companion.rules.notation import parse_record
+from companion.rules import parse_record
 from companion.web import repo
 
 

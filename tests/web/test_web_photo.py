@@ -23,10 +23,7 @@ from flask.testing import FlaskClient
 from PIL import Image
 from webtools import HX, browser
 
-from companion.rules.game import replay
-from companion.rules.hexgrid import Hex
-from companion.rules.notation import parse_record
-from companion.rules.tiles import rotate
+from companion.rules import Hex, parse_record, replay, rotate
 from companion.vision import scan
 from companion.web import create_app, repo
 from companion.web import photo_store as store

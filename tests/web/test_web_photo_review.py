@@ -19,10 +19,7 @@ from flask import Flask
 from PIL import Image
 from webtools import browser
 
-from companion.rules.game import replay
-from companion.rules.hexgrid import Hex
-from companion.rules.notation import Placement, format_placement, parse_record
-from companion.rules.tiles import rotate
+from companion.rules import Hex, Placement, format_placement, parse_record, replay, rotate
 from companion.web import photo_store as store
 from companion.web import repo
 from companion.web.photo_review import (

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import HX
 
-from companion.rules.notation import parse_record
+from companion.rules import parse_record
 from companion.web import create_app, repo
 
 OWNER = "owner-of-the-test-games"

@@ -6,11 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.errors import IllegalPlacementError, NotationError
-from companion.rules.game import board_game_pool
-from companion.rules.notation import parse_placement, parse_record
-from companion.rules.randomgame import random_record
-from companion.rules.tiles import rotate
+from companion.rules import (
+    IllegalPlacementError,
+    NotationError,
+    board_game_pool,
+    parse_placement,
+    parse_record,
+    random_record,
+    rotate,
+)
 from companion.web.play_map import map_view
 from companion.web.play_service import (
     add_completed,

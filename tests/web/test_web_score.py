@@ -10,7 +10,7 @@ import re
 from flask.testing import FlaskClient
 from webtools import DATA, HX, RECORD, csrf_token
 
-from companion.rules.sheet import score_text
+from companion.rules import score_text
 from companion.web.sheet_view import duel_rows, pad_rows, tiles_attr
 
 PAD_ORDER = ["B1", "B2", "B3", "B4", "B5", "S1", "C1", "C2", "C3", "D1", "D2", "S2",

@@ -22,7 +22,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.rules.notation import parse_record
+from companion.rules import parse_record
 from companion.web import photo_store, repo
 from companion.web.photo_review import Review
 
