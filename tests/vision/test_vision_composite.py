@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from companion.rules import Hex, canonical, catalogue, rotate
-from companion.vision import composite
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.edges import classify_edges
 from companion.vision.rectify import rectify, standard_size
-from companion.vision.render_records import LaidTile
+from companion.vision.synth import composite
+from companion.vision.synth.render_records import LaidTile
 
 
 def test_rotation_annotations_name_catalogue_tiles():

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from companion.rules import Hex
-from companion.vision import composite
-from companion.vision.render import TileTruth
-from companion.vision.render_records import LaidTile
+from companion.vision.synth import composite
+from companion.vision.synth.render import TileTruth
+from companion.vision.synth.render_records import LaidTile
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 
 from companion.rules import Hex, rotate
-from companion.vision import evaluate as ev
-from companion.vision.render import render_record
 from companion.vision.scan import Scan, ScannedTile
+from companion.vision.synth import evaluate as ev
+from companion.vision.synth.render import render_record
 
 TRUTH = [
     ev.Truth((0, 0), "GGMTTM", None, None, None, (100.0, 100.0)),

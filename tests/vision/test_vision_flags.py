@@ -9,7 +9,7 @@ import pytest
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.flags import find_flag, kind_of_hue
 from companion.vision.rectify import rectify
-from companion.vision.render_art import FLAG_COLOURS, TileArt, draw_tile, hexagon
+from companion.vision.synth.render_art import FLAG_COLOURS, TileArt, draw_tile, hexagon
 
 RADIUS = 100.0
 # One edge of the flag's terrain: the pennant mostly lies on meadow, sometimes on or

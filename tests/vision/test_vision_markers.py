@@ -11,7 +11,7 @@ import pytest
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.markers import MARKER_VALUES, find_marker, match_digit
 from companion.vision.rectify import rectify
-from companion.vision.render_art import TileArt, draw_marker, draw_tile, hexagon
+from companion.vision.synth.render_art import TileArt, draw_marker, draw_tile, hexagon
 
 RADIUS = 100.0
 """Tile circumradius of the drawn test tiles (pixels): about a 12 MP photo's."""
@@ -106,7 +106,7 @@ def test_tasks_and_markers_in_a_rendered_photo(seed: int) -> None:
     """Each tile of a photo-like render (perspective, light, blur, noise, JPEG), cut out
     at its true corners, shows its task type and marker value."""
     from companion.vision import edges
-    from companion.vision.render import render_record
+    from companion.vision.synth.render import render_record
     from companion.vision.tasks import read_task
 
     photo = render_record(RECORD, seed=seed, size_px=(3000, 2250), tilt_deg=25.0)

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from companion.rules import Hex
-from companion.vision import render_art as art
-from companion.vision.render import BOARD, render_record
-from companion.vision.render_scene import project
+from companion.vision.synth import render_art as art
+from companion.vision.synth.render import BOARD, render_record
+from companion.vision.synth.render_scene import project
 
 RECORD = """game: board-game
 0 0 GGMTTM

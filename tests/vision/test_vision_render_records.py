@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.rules import DIRECTIONS, Hex, canonical, replay_text
-from companion.vision.render_records import (
+from companion.vision.synth.render_records import (
     laid_tiles,
     legal_random_record,
     private_random_record,

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.rules import parse_record
-from companion.vision.render import SAMPLES, render_record
+from companion.vision.synth.render import SAMPLES, render_record
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_photos"
 

@@ -118,7 +118,7 @@ def test_a_cast_shadow_on_the_table_is_table(table: str, seed: int) -> None:
     shadow joined the foreground), and the tiles keep nearly all their area."""
     import dataclasses
 
-    from companion.vision.render import render_record
+    from companion.vision.synth.render import render_record
 
     r = render_record(SHADOW_RECORD, seed=seed, size_px=(1200, 900), tilt_deg=10,
                       background=table, lighting=0.18, shadow=0.4, glare=0.0, blur=0.6,

@@ -34,7 +34,7 @@ PHOTO = ROOT / "sample_photos" / "wood-from-above.jpg"
 TRUTH = PHOTO.with_suffix(".dorf")
 
 if not PHOTO.exists():
-    pytest.skip("sample_photos/ is missing: run python -m companion.vision.render --samples "
+    pytest.skip("sample_photos/ is missing: run python -m companion.vision.synth.render --samples "
                 "sample_photos", allow_module_level=True)
 
 

@@ -2,7 +2,7 @@
 of a second photo, ``POST /api/scan``, and bad uploads (friendly, never a traceback).
 
 Photos are the rendered samples in ``sample_photos/`` (made by
-``python -m companion.vision.render --samples sample_photos``) read by the real
+``python -m companion.vision.synth.render --samples sample_photos``) read by the real
 scanner; bad uploads are made here with Pillow. Every page is also requested with
 ``HX-Request: true`` (the fragment alone, ``Vary: HX-Request``).
 """
@@ -34,7 +34,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 PHOTO = SAMPLES / "wood-from-above.jpg"
 
 if not PHOTO.exists():
-    pytest.skip("sample_photos/ is missing: run python -m companion.vision.render --samples "
+    pytest.skip("sample_photos/ is missing: run python -m companion.vision.synth.render --samples "
                 "sample_photos", allow_module_level=True)
 
 

@@ -42,7 +42,7 @@ TRUTH = SAMPLES / "wood-from-above.dorf"
 CONFIDENCE = (0.9, 0.4, 0.95, 0.99, 0.97, 0.8)
 
 if not TRUTH.exists():
-    pytest.skip("sample_photos/ is missing: run python -m companion.vision.render --samples "
+    pytest.skip("sample_photos/ is missing: run python -m companion.vision.synth.render --samples "
                 "sample_photos", allow_module_level=True)
 
 

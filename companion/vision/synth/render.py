@@ -11,7 +11,7 @@ axial position, code as it lies, task type / marker value / flag, and its centre
 corners and six edge midpoints in image pixels (tile jitter included, so the truth
 is where the tile really lies, not the ideal lattice point).
 
-``python -m companion.vision.render --samples DIR`` (re)writes the sample photos:
+``python -m companion.vision.synth.render --samples DIR`` (re)writes the sample photos:
 ``NAME.jpg``, ``NAME.dorf``, ``NAME.truth.json``. An existing ``NAME.dorf`` is reused,
 so the images are regenerated exactly from the committed records.
 """
@@ -32,9 +32,9 @@ import cv2
 import numpy as np
 
 from companion.rules import Hex, Layout
-from companion.vision.render_art import CARDBOARD_SIDE, TileArt, draw_tile, hexagon
-from companion.vision.render_records import LaidTile, laid_tiles, random_record
-from companion.vision.render_scene import (
+from companion.vision.synth.render_art import CARDBOARD_SIDE, TileArt, draw_tile, hexagon
+from companion.vision.synth.render_records import LaidTile, laid_tiles, random_record
+from companion.vision.synth.render_scene import (
     BACKGROUNDS,
     apply_light,
     camera_homography,
@@ -44,7 +44,7 @@ from companion.vision.render_scene import (
     project,
     sensor,
 )
-from companion.vision.render_scene import (
+from companion.vision.synth.render_scene import (
     background as table_background,
 )
 
@@ -349,7 +349,7 @@ def write_samples(directory: Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.vision.render",
+    parser = argparse.ArgumentParser(prog="python -m companion.vision.synth.render",
                                      description="Render records as photo-like test images.")
     parser.add_argument("--samples", metavar="DIR", help="(re)write the sample photos into DIR")
     parser.add_argument("--record", help="render this record file ...")

@@ -26,16 +26,16 @@ import cv2
 import numpy as np
 
 from companion.rules import canonical, rotate
-from companion.vision.render import Rendered, TileTruth, render_tiles
-from companion.vision.render_art import draw_flag, draw_marker, hexagon
-from companion.vision.render_records import (
+from companion.vision.synth.render import Rendered, TileTruth, render_tiles
+from companion.vision.synth.render_art import draw_flag, draw_marker, hexagon
+from companion.vision.synth.render_records import (
     LaidTile,
     PoolTile,
     laid_tiles,
     legal_random_record,
 )
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 ANNOTATIONS = REPO_ROOT / "tests" / "data" / "real_tiles_rotation.json"
 PHOTOS = ("landscape-01-20.jpg", "task-01-25.jpg")
 CROP_RADIUS = 200

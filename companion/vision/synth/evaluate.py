@@ -8,7 +8,7 @@ rotations plus a translation; codes turn with the lattice); ``loose`` tiles are
 matched by pixel centre and their codes compared modulo rotation. A scan that raises
 counts as an error and all its tiles as misses. ``Tally`` adds cases up.
 
-    python -m companion.vision.evaluate [--set rendered|composite|loose|samples]
+    python -m companion.vision.synth.evaluate [--set rendered|composite|loose|samples]
                                         [--count N] [--seed S] [--size WxH]
 """
 
@@ -30,7 +30,7 @@ import numpy as np
 from companion.rules import DIRECTIONS, Hex, rotate
 
 SETS = ("rendered", "composite", "loose", "samples")
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 class Truth(NamedTuple):
@@ -303,8 +303,8 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
                    **light: float) -> Iterator[Case]:
     """``light``: ``shadow``, ``lighting`` or ``glare`` fixed for every photo (else drawn
     at random, as ``render.render_record`` does)."""
-    from companion.vision.render import render_record
-    from companion.vision.render_records import random_record
+    from companion.vision.synth.render import render_record
+    from companion.vision.synth.render_records import random_record
 
     rng = np.random.default_rng(seed)
     for i in range(count):
@@ -319,7 +319,7 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
 def composite_cases(count: int, seed: int, size: tuple[int, int],
                     **light: float) -> Iterator[Case]:
     """``light`` as for ``rendered_cases``."""
-    from companion.vision.composite import composite_record
+    from companion.vision.synth.composite import composite_record
 
     rng = np.random.default_rng(seed)
     for i in range(count):
@@ -333,7 +333,7 @@ def composite_cases(count: int, seed: int, size: tuple[int, int],
 
 def loose_cases() -> Iterator[Case]:
     """The two development photos of loose tiles, truth from the hand-checked annotations."""
-    from companion.vision.composite import PHOTOS, load_annotations, shared_tiles_dir
+    from companion.vision.synth.composite import PHOTOS, load_annotations, shared_tiles_dir
 
     folder = shared_tiles_dir()
     if folder is None:
@@ -356,7 +356,7 @@ def sample_cases(folder: Path) -> Iterator[Case]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.vision.evaluate",
+    parser = argparse.ArgumentParser(prog="python -m companion.vision.synth.evaluate",
                                      description="Scanner accuracy and speed on known photos.")
     parser.add_argument("--set", choices=SETS, default="rendered")
     parser.add_argument("--count", type=int, default=10, help="photos (rendered, composite)")
@@ -380,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.set == "rendered":
         cases = rendered_cases(args.count, args.seed, (w, h), **light)
     elif args.set == "composite":
-        from companion.vision.composite import shared_tiles_dir
+        from companion.vision.synth.composite import shared_tiles_dir
 
         if shared_tiles_dir() is None:
             print("composite: ../shared/tiles is absent; nothing to evaluate")
