@@ -123,6 +123,7 @@ from companion.rules.tiles import (
     canonical,
     catalogue,
     check_code,
+    edges_can_meet,
     parse_catalogue,
     rotate,
 )
@@ -181,6 +182,7 @@ __all__ = [
     "connected_order",
     "duel_pool",
     "explain_lines",
+    "edges_can_meet",
     "format_placement",
     "hex_round",
     "load_campaign",

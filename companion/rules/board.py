@@ -34,7 +34,15 @@ from dataclasses import dataclass
 from companion.rules.errors import IllegalPlacementError
 from companion.rules.hexgrid import DIRECTIONS, Hex
 from companion.rules.notation import Placement, TaskSpec
-from companion.rules.tiles import LETTER_OF, NETWORK_LETTERS, TERRAINS, area_index, areas, rotate
+from companion.rules.tiles import (
+    LETTER_OF,
+    NETWORK_LETTERS,
+    TERRAINS,
+    area_index,
+    areas,
+    edges_can_meet,
+    rotate,
+)
 
 ACTIVE, COMPLETED, FAILED = "active", "completed", "failed"
 _D: tuple[tuple[int, int], ...] = tuple((d.q, d.r) for d in DIRECTIONS)
@@ -360,7 +368,7 @@ class Board:
             if other is None:
                 continue
             a, b = code[e], other.code[(e + 3) % 6]
-            if a != b and (a in NETWORK_LETTERS or b in NETWORK_LETTERS):
+            if not edges_can_meet(a, b):
                 return f"{TERRAINS[a]} edge {e} meets {TERRAINS[b]} at {Hex(q + dq, r + dr)}"
         return None
 

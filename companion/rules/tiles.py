@@ -42,6 +42,16 @@ NETWORK_LETTERS = frozenset("TS")
 SCORED_TYPES: tuple[str, ...] = ("forest", "grain", "village", "track", "stream")
 
 
+def edges_can_meet(a: str, b: str) -> bool:
+    """Whether two touching edge letters may meet (rules.md section 2): a track or stream
+    edge meets only its own letter; forest, grain, village and meadow meet each other.
+
+    >>> edges_can_meet("T", "T"), edges_can_meet("T", "M"), edges_can_meet("F", "G")
+    (True, False, True)
+    """
+    return a == b or (a not in NETWORK_LETTERS and b not in NETWORK_LETTERS)
+
+
 class Area(NamedTuple):
     """Edges of one terrain on one tile that belong together."""
 
