@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
+HOST ?= 0.0.0.0
 PORT ?= 5000
 
 .PHONY: run test install install-dev lint typecheck bench clean
@@ -25,7 +25,6 @@ install-dev: $(VENV)/.installed-dev
 
 run: install
 	@mkdir -p instance
-	@echo "Starting the companion on http://$(HOST):$(PORT)/ (database: instance/companion.sqlite)"
 	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 
 lint: install-dev

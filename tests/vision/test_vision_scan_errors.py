@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from vision_scanner_synth import draw_map, random_map
 
+from companion.commands.scan import run
 from companion.vision import ScanConfig, ScanError, scan
-from companion.vision.command import run
 
 
 def test_empty_table() -> None:
