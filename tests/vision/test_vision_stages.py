@@ -13,7 +13,7 @@ from companion.rules import rotate
 from companion.vision import lattice
 from companion.vision.background import foreground_mask
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
-from companion.vision.consistency import edges_agree, mismatches
+from companion.vision.consistency import mismatches
 from companion.vision.edges import LETTERS, classify_edges
 from companion.vision.find_tiles import find_loose_tiles
 from companion.vision.prior import apply_prior
@@ -81,10 +81,10 @@ def test_prior_keeps_a_confident_off_catalogue_reading() -> None:
 
 
 def test_consistency_flags_both_sides() -> None:
-    assert edges_agree("T", "T") and edges_agree("F", "M") and not edges_agree("T", "M")
-    codes = {(0, 0): "MMTMMM", (1, 0): "MMMMMM", (0, 1): "MMMMMM"}
+    codes = {(0, 0): "MMTMMM", (1, 0): "MMMMMM", (0, 1): "MMMMMM", (0, -1): "FFFGGG"}
     flags = mismatches(codes)
     assert flags[(0, 0)] == [2] and flags[(1, 0)] == [5] and flags[(0, 1)] == []
+    assert flags[(0, -1)] == []  # forest meets meadow
 
 
 def test_lattice_fit_recovers_cell_centres() -> None:
