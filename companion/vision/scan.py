@@ -37,9 +37,6 @@ from companion.vision.prior import decode
 from companion.vision.rectify import rectify
 from companion.vision.tasks import read_task, reconcile_task
 
-DOUBTFUL_CORRECTION = 0.9
-"""An edge that neighbour consistency changed with less confidence than this stays
-in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""
 Reading = tuple[str, tuple[float, ...], dict[str, object]]
 """A tile's code, six confidences and attributes, as read."""
 
@@ -148,7 +145,7 @@ def _tile_order(result: Scan, found: list[_Found], photo: Photo) -> list[int]:
 
 def _run(image: ImageInput, config: ScanConfig
          ) -> tuple[Scan, list[_Found], Photo, np.ndarray]:
-    clock = _Clock(config.time_limit_s)
+    clock = _Clock(config.io.time_limit_s)
     photo = load_photo(image, config)
     clock.check()
     raw = foreground_mask(photo.image, config, fill=False)
@@ -187,7 +184,7 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = N
                         corners=b.hexagon, rectified=np.zeros((1, 1, 3), np.uint8))
              for b in hexes if b.hexagon is not None]
     ordered = reading_order(loose)
-    return [_Found(None, t.corners, rectify(image, t.corners, config.rectified_radius))
+    return [_Found(None, t.corners, rectify(image, t.corners, config.rectify.radius))
             for t in ordered], "loose"
 
 
@@ -228,10 +225,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     holes = cv2.bitwise_and(map_mask, cv2.bitwise_not(raw))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(holes)
     for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] > config.hole_min_frac * 2.6 * radius * radius:
+        if stats[i, cv2.CC_STAT_AREA] > config.lattice.hole_min_frac * 2.6 * radius * radius:
             map_mask[labels == i] = 0
     # Bridge the thin gaps between tiles that do not quite touch.
-    k = max(3, int(round(config.gap_close_frac * radius)) | 1)
+    k = max(3, int(round(config.lattice.gap_close_frac * radius)) | 1)
     map_mask = cv2.morphologyEx(map_mask, cv2.MORPH_CLOSE,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     view = lattice_mod.map_view(image, map_mask, radius)
@@ -274,7 +271,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     def at_lattice(cell: tuple[int, int]) -> np.ndarray:
         """The cell rectified where the lattice puts it (once per cell)."""
         if cell not in seen:
-            seen[cell] = rectify(image, lat.cell_corners(cell), config.rectified_radius)
+            seen[cell] = rectify(image, lat.cell_corners(cell), config.rectify.radius)
         return seen[cell]
 
     cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config)
@@ -286,7 +283,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         if _is_bare_table(at_lattice(cell), config):
             continue
         corners = snapped[cell]
-        out.append(_Found(cell, corners, rectify(image, corners, config.rectified_radius)))
+        out.append(_Found(cell, corners, rectify(image, corners, config.rectify.radius)))
     return out
 
 
@@ -305,7 +302,7 @@ def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     # Positive evidence only: the art's edges (not mere contrast, as a shadow's ramp
     # has), about as busy as the map's own tiles in this photo (blur lowers both).
     typical = float(np.median([_texture(at_lattice(c), config)[0] for c in cells]))
-    need = max(config.bare_texture_max, config.rescue_texture_frac * typical)
+    need = max(config.lattice.bare_texture_max, config.lattice.rescue_texture_frac * typical)
     return [c for c in doubtful if _texture(at_lattice(c), config)[0] >= need]
 
 
@@ -313,14 +310,14 @@ def _is_bare_table(tile: np.ndarray, config: ScanConfig) -> bool:
     """A lattice cell over table seen through a hole in the map: smooth and plain,
     where every tile's art has edges and contrast."""
     texture, spread = _texture(tile, config)
-    return texture < config.bare_texture_max and spread < config.bare_std_max
+    return texture < config.lattice.bare_texture_max and spread < config.lattice.bare_std_max
 
 
 def _texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
     """Mean |Laplacian| and grey standard deviation inside a rectified cell."""
     import cv2
 
-    inner = cv2.erode(edges_mod.hexagon_mask(config.rectified_radius),
+    inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
                       np.ones((15, 15), np.uint8)) > 0
     gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float64)
     return (float(np.abs(cv2.Laplacian(gray, cv2.CV_64F))[inner].mean()),
@@ -334,7 +331,7 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
     gains = edges_mod.white_gains([f.rectified for f in found])
     found = [_Found(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
              for f in found]
-    if config.remove_glare:
+    if config.terrain.remove_glare:
         veils = edges_mod.veils([f.rectified for f in found])
         found = [_Found(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
                  for f, v in zip(found, veils, strict=True)]
@@ -343,18 +340,18 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
     readings: list[Reading] = []
     tile_probs: list[tuple[np.ndarray, tuple[str, ...]]] = []
-    off = config.off_catalogue_prior if config.use_catalogue else 1.0
+    off = config.decode.off_catalogue_prior if config.decode.use_catalogue else 1.0
     terrain_like = []
     for f, tile_meadow in zip(found, meadows, strict=True):
         classes = edges_mod.pixel_classes(f.rectified, tile_meadow)
-        inside = classes[edges_mod.hexagon_mask(config.rectified_radius) > 0]
+        inside = classes[edges_mod.hexagon_mask(config.rectify.radius) > 0]
         game = np.isin(inside, edges_mod.GAME_CLASSES)
         terrain_like.append(float(np.mean(game)))
         probs = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
                                                config)
         detail = edges_mod.apply_gains(
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
-                    config.marker_radius), gains)
+                    config.rectify.detail_radius), gains)
         kind_of_task, marker = read_task(detail, tile_meadow, photo.detail_image(),
                                          f.corners * photo.detail_factor, config,
                                          f.rectified)
@@ -370,7 +367,7 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         readings.append((code, conf, attrs))
         if clock:
             clock.check()
-    if float(np.median(terrain_like)) < config.min_terrain_fraction:
+    if float(np.median(terrain_like)) < config.terrain.min_terrain_fraction:
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
     centres = [photo.to_original(tuple(f.corners.mean(axis=0))) for f in found]
@@ -386,10 +383,10 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
             return code, conf, score
 
         corrected: list[EdgePair] = []
-        if config.resolve_mismatches:
+        if config.decode.resolve_mismatches:
             fixed, corrected = resolve([c for c in cells if c is not None],
                                        [(r[0], r[1]) for r in readings], decoder,
-                                       config.resolve_max_cost)
+                                       config.decode.resolve_max_cost)
             readings = [(code, conf, readings[i][2]) for i, (code, conf) in enumerate(fixed)]
         readings = _tasks_agreeing(readings, cells, tile_probs, off, config)
         codes = {cells[i]: readings[i][0] for i in range(len(found))
@@ -398,7 +395,7 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         n_bad = sum(len(es) for es in flags.values()) // 2
         where = {c: i for i, c in enumerate(cells)}
         for pair in corrected:  # close calls stay marked for a person
-            if min(readings[where[c]][1][e] for c, e in pair) < DOUBTFUL_CORRECTION:
+            if min(readings[where[c]][1][e] for c, e in pair) < config.decode.doubtful_correction:
                 for c, e in pair:
                     flags[c] = sorted(set(flags.get(c, [])) | {e})
         tiles = []
@@ -438,7 +435,7 @@ def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None]
             cell = cells[i]
             allowed = {} if cell is None else _neighbour_letters(cell, codes)
             agreeing, code, conf = reconcile_task(kind, code, conf, tile_probs[i][0], off,
-                                                  tile_probs[i][1], config.task_type_trust,
+                                                  tile_probs[i][1], config.tasks.task_type_trust,
                                                   allowed)
             if agreeing != kind:
                 attrs = {**attrs, "task": f"{agreeing}/{value}" if value else agreeing}

@@ -77,7 +77,6 @@ from companion.web.campaign_access import (
 from companion.web.campaign_view import campaign_context
 from companion.web.errors import error_page
 from companion.web.forms import int_field, record_from_form
-from companion.web.games import play_url
 from companion.web.render import is_htmx, render
 from companion.web.security import csrf_exempt, large_upload
 
@@ -404,7 +403,7 @@ def game(campaign_id: int, game_id: int) -> Response:
     except RulesError:
         unlocked = []
     return render("campaign/game.html", "campaign/_game.html", game=found,
-                  record_unlocked=unlocked, recorder=play_url(game_id), **ctx)
+                  record_unlocked=unlocked, **ctx)
 
 
 @bp.get("/campaigns/<int:campaign_id>/games/<int:game_id>/open")
@@ -414,8 +413,7 @@ def open_game(campaign_id: int, game_id: int) -> Response:
     grant_game(game_id, level)
     if found["status"] == "finished":
         return make_response(redirect(_finished_url(campaign_id, found), 303))
-    target = play_url(game_id) or url_for("games.show", game_id=game_id)
-    return make_response(redirect(target, 303))
+    return make_response(redirect(url_for("play.board", game_id=game_id), 303))
 
 
 @bp.post("/campaigns/<int:campaign_id>/games/<int:game_id>/finish")

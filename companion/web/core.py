@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, jsonify, make_response, redirect, request
 
-from companion.rules import RulesError
+from companion.rules import RulesError, score_text
 from companion.web import access, repo
 from companion.web.forms import record_from_form
 from companion.web.i18n import COOKIE, LANGUAGES
@@ -55,15 +55,11 @@ def score() -> Response:
 @bp.post("/api/score")
 @csrf_exempt
 def api_score() -> tuple[Response, int] | Response:
-    from companion.rules import score_text
-
     text = request.get_data(as_text=True)
     try:
         return jsonify(score_text(text))
     except RulesError as err:
         return jsonify({"error": str(err), "line": err.line}), 400
-    except ImportError:
-        return jsonify({"error": "duel scoring is not available yet", "line": None}), 400
 
 
 def safe_next(target: str | None) -> str:

@@ -16,7 +16,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     make_response,
     redirect,
     request,
@@ -38,16 +37,6 @@ NAME = re.compile(r"^[^\n\r,:#]{1,40}$")
 
 
 # ------------------------------------------------------------------ helpers
-def play_url(game_id: int) -> str | None:
-    """The map recorder's page for a game, when the ``play`` blueprint provides one
-    (the first GET rule of ``play.*`` whose only argument is ``game_id``)."""
-    for rule in current_app.url_map.iter_rules():
-        if (rule.endpoint.startswith("play.") and rule.arguments == {"game_id"}
-                and "GET" in (rule.methods or ())):
-            return url_for(rule.endpoint, game_id=game_id)
-    return None
-
-
 def view_of(record: str) -> tuple[ScoreView | None, str | None]:
     try:
         return score_view(record), None
@@ -65,7 +54,7 @@ def game_context(game: dict[str, Any], level: str, **extra: Any) -> dict[str, An
         }
     return dict(game=game, level=level, view=view, view_error=error,
                 summary=repo.summary(game["record"]), share=share,
-                can_edit=access.can_edit(level), play=play_url(game["id"]), **extra)
+                can_edit=access.can_edit(level), **extra)
 
 
 def with_version(response: Response, version: int) -> Response:
@@ -122,7 +111,7 @@ def new() -> Response:
         return render("new_game.html", "_new_game.html", status=400, form=form, cards=CARDS,
                       error=error)
     game_id = repo.create_game(repo.get_db(), text, access.owner_id())
-    target = play_url(game_id) or url_for("games.show", game_id=game_id)
+    target = url_for("play.board", game_id=game_id)
     if is_htmx():
         response = make_response("", 204)
         response.headers["HX-Redirect"] = target
@@ -236,8 +225,3 @@ def finish(game_id: int) -> Response:
     except repo.StaleEditError:
         return conflict_response(game_id)
     return see_game(game_id, new_version)
-
-
-@bp.app_context_processor
-def helpers() -> dict[str, Any]:
-    return {"play_url": play_url}

@@ -20,7 +20,6 @@ from typing import Any
 from flask import url_for
 from flask_babel import lazy_gettext as _l
 from flask_babel import pgettext
-from werkzeug.routing import BuildError
 
 from companion.rules import FLAG_TYPES, TASK_TYPES, TERRAINS, Hex, rotate
 from companion.web import access, repo
@@ -134,12 +133,8 @@ def editor_for(review: Review, at: Hex) -> Editor:
 
 
 def end_url(game_id: int) -> str:
-    """Where the completed markers are tapped in: the map engineer's end-of-game entry
-    (the game page when the recorder is not installed)."""
-    try:
-        return url_for("play.end", game_id=game_id)
-    except BuildError:
-        return url_for("games.show", game_id=game_id)
+    """Where the completed markers are tapped in: the recorder's end-of-game entry."""
+    return url_for("play.end", game_id=game_id)
 
 
 def review_context(game: dict[str, Any], level: str, draft: store.StoredReview,

@@ -27,7 +27,6 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext as _
-from werkzeug.routing import BuildError
 
 from companion.rules import Hex, RulesError
 from companion.web.play_service import (
@@ -74,20 +73,12 @@ def _page(game: StoredGame, sel: Selection, *, mode: str, error: str | None = No
                            base=url_for(endpoint, game_id=game.id))
     ctx.update(game=game, error=error, notice=notice, form=form or {},
                redo_count=len(redo_stack(game)) if game.editable else 0,
-               endpoint=endpoint, score_url=score_url(game.id))
+               endpoint=endpoint)
     headers = {"X-Game-Version": str(game.version)}
     if push and is_htmx():
         headers["HX-Push-Url"] = push
     return render("play/record.html", "play/_recorder.html", status=status, headers=headers,
                   **ctx)
-
-
-def score_url(game_id: int) -> str | None:
-    """The web app's score sheet page of the game, when it exists."""
-    try:
-        return url_for("games.show", game_id=game_id)
-    except BuildError:
-        return None
 
 
 def _page_url(game_id: int, mode: str, **query: Any) -> str:
@@ -137,8 +128,7 @@ def explained_map(game_id: int) -> Response:
     sel = Selection(player=player)
     ctx = recorder_context(position, sel, mode="view", explain_tiles=found.tiles,
                            base=url_for("play.board", game_id=game.id))
-    ctx.update(game=game, explanation=found, path=path, endpoint="play.board",
-               score_url=score_url(game.id))
+    ctx.update(game=game, explanation=found, path=path, endpoint="play.board")
     return render("play/map.html", "play/_map_page.html", **ctx)
 
 

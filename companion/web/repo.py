@@ -22,7 +22,7 @@ from typing import Any
 import sqlite_utils
 from flask import Flask, current_app, g
 
-from companion.rules import RulesError, parse_record
+from companion.rules import RulesError, parse_record, score_text
 from companion.storage import games as storage_games
 from companion.storage import open_db, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
@@ -62,12 +62,10 @@ def close_db(_exc: BaseException | None = None) -> None:
 
 
 def sheet_for(text: str) -> dict[str, Any] | None:
-    """The score sheet JSON of a record, or None while it cannot be scored yet."""
-    from companion.rules import score_text
-
+    """The score sheet JSON of a record, or None when the record does not replay."""
     try:
         return score_text(text)
-    except (RulesError, ImportError):
+    except RulesError:
         return None
 
 

@@ -3,8 +3,7 @@
 Representation: ``score_view(text)`` parses, replays and scores a record once and
 returns a ``ScoreView`` (the sheet JSON, the pad rows of a board game or the
 duel rows and player names, one ``MapDrawing`` per landscape and the warnings);
-it raises ``RulesError`` (``"line N: ..."``) for a bad record and ``ScoringUnavailable``
-when the duel scorer is not installed.
+it raises ``RulesError`` (``"line N: ..."``) for a bad record.
 """
 
 from __future__ import annotations
@@ -12,13 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import Game, RulesError, parse_record, replay
+from companion.rules import Game, parse_record, replay, score_duel, score_game
 from companion.web.mapsvg import MapDrawing, draw
 from companion.web.sheet_view import DuelRow, Row, duel_rows, pad_rows, warnings_of
-
-
-class ScoringUnavailable(RulesError):
-    """The record is valid but its game cannot be scored by this installation."""
 
 
 @dataclass
@@ -34,16 +29,10 @@ class ScoreView:
 
 
 def sheet_of(game: Game) -> dict[str, Any]:
-    if game.record.is_duel:
-        try:
-            from companion.rules import score_duel
-        except ImportError as err:
-            raise ScoringUnavailable("duel scoring is not available yet") from err
-        result: dict[str, Any] = score_duel(game).to_json()
-        return result
-    from companion.rules import score_game
-
-    return score_game(game).to_json()
+    """The score sheet JSON of a replayed game (the board game's or the duel's)."""
+    sheet = score_duel(game) if game.record.is_duel else score_game(game)
+    result: dict[str, Any] = sheet.to_json()
+    return result
 
 
 def score_view(text: str) -> ScoreView:

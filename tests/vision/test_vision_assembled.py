@@ -65,7 +65,7 @@ def test_record_is_connected_breadth_first_from_first_tile() -> None:
 def test_json_shape_and_mismatch_flags() -> None:
     truth = {(0, 0): "TMMMMM", (0, -1): "MMMMMM", (1, 0): "MMMMMM"}  # track into meadow
     photo, _ = draw_map(truth, size=70, seed=1)
-    result = scan(photo, ScanConfig(use_catalogue=False, resolve_mismatches=False))
+    result = scan(photo, ScanConfig().tuned(use_catalogue=False, resolve_mismatches=False))
     data = json.loads(json.dumps(result.to_json()))
     assert set(data) >= {"tiles", "record"}
     assert {"at", "code", "confidence", "attributes"} <= set(data["tiles"][0])
@@ -76,7 +76,7 @@ def test_json_shape_and_mismatch_flags() -> None:
     assert data["mismatches"] == 2
     # With neighbour consistency on, the mismatch is either resolved with a doubtful
     # edge that stays flagged on both sides, or left as it is and flagged.
-    fixed = scan(photo, ScanConfig(use_catalogue=False))
+    fixed = scan(photo, ScanConfig().tuned(use_catalogue=False))
     pointed = [t for t in fixed.tiles if t.mismatch]
     assert len(pointed) == 2
     if all(t.code != "TMMMMM" for t in fixed.tiles):

@@ -42,7 +42,7 @@ def test_crops_show_their_annotated_codes():
     assert len(tiles) >= 40
     right = 0
     for t in tiles:
-        small = cv2.resize(t.image, standard_size(DEFAULT_CONFIG.rectified_radius),
+        small = cv2.resize(t.image, standard_size(DEFAULT_CONFIG.rectify.radius),
                            interpolation=cv2.INTER_AREA)
         code, _ = classify_edges(small)
         right += sum(a == b for a, b in zip(code, t.code, strict=True))
@@ -64,7 +64,7 @@ def test_composite_lays_real_tiles_by_a_record():
     # cut out at its true corners, agrees with the truth on most edges
     right = 0
     for t in r.tiles:
-        tile = rectify(r.image, np.array(t.corners), DEFAULT_CONFIG.rectified_radius)
+        tile = rectify(r.image, np.array(t.corners), DEFAULT_CONFIG.rectify.radius)
         code, _ = classify_edges(tile)
         right += sum(a == b for a, b in zip(code, t.code, strict=True))
     assert right >= 0.8 * 6 * len(r.tiles)

@@ -86,7 +86,7 @@ def _real_tiles(folder: str, radius: int) -> tuple[RealTile, ...]:
 
     base = Path(folder)
     notes = load_annotations()
-    config = dataclasses.replace(DEFAULT_CONFIG, rectified_radius=radius)
+    config = DEFAULT_CONFIG.tuned(radius=radius)
     out: list[RealTile] = []
     for name in PHOTOS:
         image = cv2.imread(str(base / name), cv2.IMREAD_COLOR)
