@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from companion.rules import DIRECTIONS, Hex, catalogue, parse_record, rotate
+from companion.rules import DIRECTIONS, Hex, catalogue, opposite, parse_record, rotate
 
 
 class LaidTile(NamedTuple):
@@ -50,7 +50,7 @@ def _fits(board: dict[Hex, str], at: Hex, code: str) -> bool:
         if other is None:
             continue
         touching = True
-        mine, theirs = code[e], other[(e + 3) % 6]
+        mine, theirs = code[e], other[opposite(e)]
         if (mine in "TS" or theirs in "TS") and mine != theirs:
             return False
     return touching
