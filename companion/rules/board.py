@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from companion.rules.errors import IllegalPlacementError
-from companion.rules.hexgrid import DIRECTIONS, Hex
+from companion.rules.hexgrid import DIRECTIONS, Hex, opposite
 from companion.rules.notation import Placement, TaskSpec
 from companion.rules.tiles import (
     LETTER_OF,
@@ -229,7 +229,7 @@ class Board:
             if other is None:
                 open_[nodes[e]] += 1
                 continue
-            opp = (e + 3) % 6
+            opp = opposite(e)
             other_node = all_nodes[nb][opp]  # type: ignore[index]
             root = self.find(other_node)
             open_[root] -= 1
@@ -367,7 +367,7 @@ class Board:
             other = tiles.get((q + dq, r + dr))  # type: ignore[call-overload]
             if other is None:
                 continue
-            a, b = code[e], other.code[(e + 3) % 6]
+            a, b = code[e], other.code[opposite(e)]
             if not edges_can_meet(a, b):
                 return f"{TERRAINS[a]} edge {e} meets {TERRAINS[b]} at {Hex(q + dq, r + dr)}"
         return None

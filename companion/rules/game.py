@@ -18,9 +18,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.rules.board import Board
+from companion.rules.campaign.unlocks import RED_HEART, default_content
 from companion.rules.errors import NotationError
 from companion.rules.notation import (
     DUEL_SPECIALS,
+    SCORE_ROW_ALIASES,
+    SCORE_ROWS,
     Placement,
     Record,
     Section,
@@ -28,6 +31,7 @@ from companion.rules.notation import (
     parse_record,
 )
 from companion.rules.ordering import connected_order, is_connected_order
+from companion.rules.pools import marker_pool
 
 BOARD_GAME_LANDSCAPE = 45
 BOARD_GAME_TASK_TILES = 25
@@ -112,15 +116,12 @@ def replay(record: Record) -> Game:
 def check_unlocked(record: Record) -> None:
     """Every id of the ``unlocked:`` header must be known (a typo must not silently
     drop a score row)."""
-    from companion.rules.campaign_unlocks import RED_HEART, default_content
-    from companion.rules.components import ALIASES, COMPONENTS
-
     content = default_content()
-    known = {*COMPONENTS, *ALIASES, *content.boxes, *content.achievements, RED_HEART}
+    known = {*SCORE_ROWS, *SCORE_ROW_ALIASES, *content.boxes, *content.achievements, RED_HEART}
     for uid in record.unlocked:
         if uid not in known:
             raise NotationError(
-                f"unlocked: unknown id {uid!r} (score rows: {', '.join(COMPONENTS)}; also "
+                f"unlocked: unknown id {uid!r} (score rows: {', '.join(SCORE_ROWS)}; also "
                 "boxes, achievement ids, red-heart)",
                 record.header_lines.get("unlocked"),
             )
@@ -174,32 +175,8 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
     return out
 
 
-def board_game_pool(unlocked: list[str]) -> dict[str, dict[int, int]]:
-    """Markers in the box for a board game: the base pool plus the markers of every
-    unlocked box or achievement, as the campaign content (editable data) says."""
-    from companion.rules.campaign_unlocks import default_content, live_effects
-
-    content = default_content()
-    known = [u for u in unlocked
-             if u in content.boxes or u in content.achievements or u == "red-heart"]
-    pool: dict[str, dict[int, int]] = {}
-    for kind, values in live_effects(known, content).markers.items():
-        counts: dict[int, int] = {}
-        for v in values:
-            counts[v] = counts.get(v, 0) + 1
-        pool[kind] = counts
-    return pool
-
-
-def duel_pool() -> dict[str, dict[int, int]]:
-    pool = {t: {3: 1, 4: 1, 5: 1, 6: 1} for t in
-            ("forest", "grain", "village", "track", "stream", "wraparound")}
-    pool["double"] = {6: 3}
-    return pool
-
-
 def pool_warnings(record: Record, game: Game) -> list[Warning]:
-    pool = duel_pool() if record.is_duel else board_game_pool(record.unlocked)
+    pool = marker_pool(record)
     out: list[Warning] = []
     sections = record.sections
     for section in sections:

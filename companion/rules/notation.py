@@ -60,6 +60,28 @@ SECOND_TIME_SPECIALS = {
     "ship": "stream",
 }
 
+SCORE_ROWS: tuple[str, ...] = (
+    "red-hearts",
+    "circus",
+    "signalman",
+    "shepherdess",
+    "hill",
+    "construction-site",
+    "balloon-launch-site",
+    "golden-heart",
+    "forest-cabin",
+    "harvest-festival",
+    "watchtower",
+    "locomotive",
+    "ship",
+    "train-station",
+    "harbor",
+    "great-mill",
+)
+"""Ids of the ``unlocked:`` header that have a score row (rules.md section 5, rows E),
+in the pad's order; ``scoring.components`` scores each."""
+SCORE_ROW_ALIASES = {"red-heart": "red-hearts"}
+
 HEADERS = ("game", "date", "players", "unlocked", "completed", "modules", "cards", "rulings")
 ATTRIBUTE_ORDER = (
     "task",

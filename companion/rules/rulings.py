@@ -1,7 +1,8 @@
 """Rulings R-n (rules.md): where the rulebooks are silent, the companion decides.
 
-Representation: ``RULINGS`` maps each id (``"R-5"``) to a ``Ruling`` with the
-default decision and the alternative a table may switch to. A ``RuleSet`` is
+Representation: ``RULINGS`` maps each id (``"R-5"``) to a ``Ruling`` with its topic,
+the default decision and the alternative a table may switch to, in English (the one
+source of ruling texts: the rules page renders them, translated, from here). A ``RuleSet`` is
 the frozen set of switched-off rulings, read from a record's ``rulings:`` header
 (``rulings: R-5=off, R-2=off``); every score function receives it. The default
 ``RuleSet()`` applies every ruling.
@@ -20,6 +21,12 @@ from dataclasses import dataclass
 from companion.rules.errors import NotationError
 
 
+def N_(text: str) -> str:
+    """Mark an English text for the translation catalogues (pybabel's default keyword
+    ``N_``); the text itself is returned unchanged."""
+    return text
+
+
 @dataclass(frozen=True)
 class Ruling:
     id: str
@@ -30,39 +37,39 @@ class Ruling:
 
 
 RULINGS: dict[str, Ruling] = {r.id: r for r in (
-    Ruling("R-1", "Areas",
-           "All edges of one terrain on a tile form one area (territories are counted in "
-           "tiles); a record may split them with split=.",
-           "Off: split= attributes are ignored, every tile has one area per terrain."),
-    Ruling("R-2", "Longest track and stream",
-           "The longest track / stream is the whole connected network, branches included.",
-           "Off: only the longest chain of tiles without branching back counts (longest "
-           "simple path through the network)."),
-    Ruling("R-3", "Signalman",
-           "2 points per grade crossing on the whole track network through the Signalman.",
-           "Off: only crossings on the Signalman tile and its direct track neighbours."),
-    Ruling("R-4", "Shepherdess",
-           "1 point per sheep on every tile joined to the Shepherdess through meadow edges, "
-           "the Shepherdess tile included.",
-           "Off: only sheep on the Shepherdess tile and its direct meadow neighbours."),
-    Ruling("R-5", "Hill",
-           "2 points per task tile at distance 1 or 2 from the Hill.",
-           "Off: only task tiles next to the Hill (distance 1)."),
-    Ruling("R-6", "Advancement track",
-           "A hex costs nothing: it is reached when the last circle of a path into it is "
-           "crossed; crosses not spent after a game are lost.",
-           "Not switchable: the campaign pad is built on it.", switchable=False),
-    Ruling("R-7", "Duel tie",
-           "A tie in the Duel is a shared win.",
-           "Not switchable: the rulebook names no tie-breaker.", switchable=False),
-    Ruling("R-8", "Module 1 shared places",
-           "Tied players add the values of the places they share and split them, rounded "
-           "down.",
-           "Off: rounded up."),
-    Ruling("R-9", "Master cards",
-           "A player with no closed territory of 2+ tiles of that type scores 0 on a "
-           "Master card.",
-           "Off: such a player still takes the place of their rank."),
+    Ruling("R-1", N_("Areas"),
+           N_("All edges of one terrain on a tile form one area; a record may split them "
+              "with split= for art that shows separate patches."),
+           N_("Off: split= is ignored.")),
+    Ruling("R-2", N_("Longest track and stream"),
+           N_("The whole connected network counts, branches included."),
+           N_("Off: only the longest chain without branching back.")),
+    Ruling("R-3", N_("Signalman"),
+           N_("2 points per grade crossing on the whole track network through the "
+              "Signalman."),
+           N_("Off: only the Signalman tile and its direct track neighbours.")),
+    Ruling("R-4", N_("Shepherdess"),
+           N_("1 point per sheep on every tile joined to the Shepherdess through meadow "
+              "edges, her own tile included."),
+           N_("Off: only her tile and its direct meadow neighbours.")),
+    Ruling("R-5", N_("Hill"),
+           N_("2 points per task tile at distance 1 or 2 from the Hill."),
+           N_("Off: only task tiles next to the Hill.")),
+    Ruling("R-6", N_("Advancement track"),
+           N_("A hex costs nothing: it is reached with the last circle of a path into it. "
+              "Crosses not spent after a game are lost."),
+           N_("Always on: the campaign pad is built on it."), switchable=False),
+    Ruling("R-7", N_("Duel tie"),
+           N_("A tie in the duel is a shared win."),
+           N_("Always on: the rulebook names no tie-breaker."), switchable=False),
+    Ruling("R-8", N_("Module 1 shared places"),
+           N_("Tied players add the values of the places they share and split them, "
+              "rounded down."),
+           N_("Off: rounded up.")),
+    Ruling("R-9", N_("Master cards"),
+           N_("A player without a closed territory of 2 or more tiles of that type scores "
+              "0 on a Master card."),
+           N_("Off: that player still takes the place of their rank.")),
 )}
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from companion.rules import DIRECTIONS, edges_can_meet
+from companion.rules import DIRECTIONS, edges_can_meet, opposite
 
 
 def mismatches(codes: dict[tuple[int, int], str]) -> dict[tuple[int, int], list[int]]:
@@ -26,9 +26,9 @@ def mismatches(codes: dict[tuple[int, int], str]) -> dict[tuple[int, int], list[
             other = codes.get(nb)
             if other is None:
                 continue
-            if not edges_can_meet(code[e], other[(e + 3) % 6]):
+            if not edges_can_meet(code[e], other[opposite(e)]):
                 out[(q, r)].add(e)
-                out[nb].add((e + 3) % 6)
+                out[nb].add(opposite(e))
     return {cell: sorted(es) for cell, es in out.items()}
 
 
@@ -73,7 +73,7 @@ def resolve(cells: Sequence[tuple[int, int]], readings: Sequence[Reading],
             i = index[(q, r)]
             dq, dr = DIRECTIONS[e]
             j = index[(q + dq, r + dr)]
-            f = (e + 3) % 6
+            f = opposite(e)
             if edges_can_meet(out[i][0][e], out[j][0][f]):
                 continue  # fixed by an earlier choice this round
             tried = []

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.rules import DIRECTIONS
+from companion.rules import DIRECTIONS, opposite
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask
@@ -452,7 +452,7 @@ def _neighbour_letters(cell: tuple[int, int], codes: dict[tuple[int, int], str]
     for e, (dq, dr) in enumerate(DIRECTIONS):
         other = codes.get((cell[0] + dq, cell[1] + dr))
         if other is not None:
-            out[e] = next(o for o in CONSISTENT_OPTIONS if other[(e + 3) % 6] in o)
+            out[e] = next(o for o in CONSISTENT_OPTIONS if other[opposite(e)] in o)
     return out
 
 

@@ -8,7 +8,7 @@ someone else saved first) changes nothing and re-shows the page with one line
 saying why (status 422, or 409 when someone else saved first; base.html's htmx
 config swaps 4xx answers too).
 The game itself is record text + version (``play_state``); all game logic is in
-``play_service`` (text in, text out); what a page shows is ``play_view``.
+``companion.rules.recording`` (text in, text out); what a page shows is ``play_view``.
 
 Routes:
   GET  /play/<id>                    the recorder (query: at, tile, rot, f, player, e0..e5)
@@ -28,10 +28,11 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext as _
 
-from companion.rules import Hex, RulesError
-from companion.web.play_service import (
+from companion.rules import (
+    Hex,
     Position,
     RedoEntry,
+    RulesError,
     add_completed,
     build_placement,
     load_position,

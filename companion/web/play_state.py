@@ -24,8 +24,8 @@ from typing import Any
 
 import sqlite_utils
 
+from companion.rules import RedoEntry
 from companion.web import access, repo
-from companion.web.play_service import RedoEntry
 
 StaleEditError = repo.StaleEditError
 

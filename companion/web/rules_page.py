@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, request
+from flask_babel import gettext
 
+from companion.rules import search_rules
 from companion.web.render import render
-from companion.web.rules_text import search
 
 bp = Blueprint("rules_page", __name__)
 
@@ -13,6 +14,6 @@ bp = Blueprint("rules_page", __name__)
 @bp.get("/rules")
 def rules() -> Response:
     query = request.args.get("q", "").strip()[:100]
-    sections, rulings = search(query)
+    sections, rulings = search_rules(query, gettext)
     return render("rules.html", "_rules.html", query=query, sections=sections,
                   rulings=rulings)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules.sheet import score_text
+from companion.rules.scoring import score_text
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 RECORDS = sorted(DATA.glob("duel_*.dorf"))

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.rules.duel import score_duel
-from companion.rules.duel_module1 import many_points
-from companion.rules.duel_module2 import hearts_allowed
-from companion.rules.duel_places import place_values, share_places
+from companion.rules.duel.module1 import many_points
+from companion.rules.duel.module2 import hearts_allowed
+from companion.rules.duel.places import place_values, share_places
 from companion.rules.game import replay_text
-from companion.rules.sheet import score_text
+from companion.rules.scoring import score_text
+from companion.rules.scoring.duel_sheet import score_duel
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

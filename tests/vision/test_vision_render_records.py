@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.rules import DIRECTIONS, Hex, canonical, replay_text
+from companion.rules import DIRECTIONS, Hex, canonical, opposite, replay_text
 from companion.vision.synth.render_records import (
     laid_tiles,
     legal_random_record,
@@ -32,7 +32,7 @@ def test_pool_generator_lays_connected_matching_maps_from_its_pool():
             if other is None:
                 continue
             neighbours += 1
-            a, b = code[e], other[(e + 3) % 6]
+            a, b = code[e], other[opposite(e)]
             assert not ((a in "TS" or b in "TS") and a != b)
         assert neighbours or len(board) == 1
     assert pool_record(4, 8, pool) == text

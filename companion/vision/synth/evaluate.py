@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from companion.rules import DIRECTIONS, Hex, rotate
+from companion.rules import DIRECTIONS, Hex, opposite, rotate
 
 SETS = ("rendered", "composite", "loose", "samples")
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -239,11 +239,11 @@ def _mismatches(tiles: list[Any]) -> tuple[int, int]:
             other = cells.get((at[0] + d.q, at[1] + d.r))
             if other is None:
                 continue
-            a, b = s.code[e], other.code[(e + 3) % 6]
+            a, b = s.code[e], other.code[opposite(e)]
             if a != b and ("T" in (a, b) or "S" in (a, b)):
                 present += 1
                 marked_a = e in list(getattr(s, "mismatch", []) or [])
-                marked_b = (e + 3) % 6 in list(getattr(other, "mismatch", []) or [])
+                marked_b = opposite(e) in list(getattr(other, "mismatch", []) or [])
                 flagged += marked_a or marked_b
     return present, flagged
 

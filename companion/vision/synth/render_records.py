@@ -26,6 +26,7 @@ from companion.rules import (
     Section,
     catalogue,
     edges_can_meet,
+    opposite,
     parse_record,
     parse_task,
     random_record,
@@ -62,7 +63,7 @@ def _fits(board: dict[Hex, str], at: Hex, code: str) -> bool:
         if other is None:
             continue
         touching = True
-        if not edges_can_meet(code[e], other[(e + 3) % 6]):
+        if not edges_can_meet(code[e], other[opposite(e)]):
             return False
     return touching
 

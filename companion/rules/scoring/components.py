@@ -3,64 +3,20 @@ section 5, rows E), each a pure function of the landscape returning an Explanati
 
 Representation: ``COMPONENTS`` maps a score-row id to its scoring function
 ``(Landscape) -> Explanation``. ``Landscape`` bundles what they read: the tiles,
-their territories (one flood fill), and the completed markers with their tiles.
+their territories (read off the board), and the completed markers with their tiles.
 Further ids a campaign may put in ``unlocked:`` (boxes, achievements without a row,
 red-heart tokens) come from the campaign content: ``game.check_unlocked``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 from companion.rules.explain import Explanation
-from companion.rules.hexgrid import DIRECTIONS, Hex, distance
-from companion.rules.notation import Placement
-from companion.rules.rulings import RuleSet
-from companion.rules.territories import TerritoryIndex
+from companion.rules.hexgrid import Hex, distance
+from companion.rules.landscape import Landscape, joined_neighbours, matching_edges
+from companion.rules.notation import SCORE_ROW_ALIASES, SCORE_ROWS, Placement
 from companion.rules.tiles import LETTER_OF, TERRAINS
-
-
-@dataclass
-class CompletedMarker:
-    type: str
-    value: int
-    at: Hex | None
-    turn: int | None
-
-
-@dataclass
-class Landscape:
-    tiles: Mapping[Hex, Placement]
-    territories: TerritoryIndex
-    completed: list[CompletedMarker]
-    rules: RuleSet = field(default_factory=RuleSet)
-
-    def with_special(self, name: str) -> list[Placement]:
-        return [p for p in self.tiles.values() if p.special == name]
-
-
-def matching_edges(land: Landscape, p: Placement) -> tuple[int, list[int]]:
-    """Edges of ``p`` whose neighbour shows the same terrain on the facing edge."""
-    edges = []
-    for e in range(6):
-        d = DIRECTIONS[e]
-        other = land.tiles.get(Hex(p.at.q + d.q, p.at.r + d.r))
-        if other is not None and other.code[(e + 3) % 6] == p.code[e]:
-            edges.append(e)
-    return len(edges), edges
-
-
-def joined_neighbours(land: Landscape, p: Placement, letter: str) -> set[Hex]:
-    """``p``'s tile and its neighbours joined to it through a ``letter`` edge."""
-    out = {p.at}
-    for e in range(6):
-        d = DIRECTIONS[e]
-        nb = Hex(p.at.q + d.q, p.at.r + d.r)
-        other = land.tiles.get(nb)
-        if other is not None and p.code[e] == letter and other.code[(e + 3) % 6] == letter:
-            out.add(nb)
-    return out
 
 
 def _hearts(land: Landscape, attr: str, per_edge: int, label: str) -> Explanation:
@@ -270,5 +226,6 @@ COMPONENTS: dict[str, Callable[[Landscape], Explanation]] = {
     "great-mill": great_mill,
 }
 
-ALIASES = {"red-heart": "red-hearts"}
+ALIASES = SCORE_ROW_ALIASES
+assert tuple(COMPONENTS) == SCORE_ROWS, "notation.SCORE_ROWS names every score row, in order"
 

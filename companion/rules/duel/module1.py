@@ -6,7 +6,7 @@ order) and ``module1.total``. Cards: ``large-X`` (a race: the turn at which
 the player first owns a closed X territory of 5+ tiles, found by replaying the
 board turn by turn), ``master-X`` (most closed X territories of 2+ tiles),
 ``many-X`` (the table ``MANY_POINTS``, no competition); X is forest, grain or
-village. Places and ties: ``companion.rules.duel_places``.
+village. Places and ties: ``companion.rules.duel.places``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.rules.board import Board
-from companion.rules.duel_places import Place, share_places
+from companion.rules.duel.places import Place, share_places
 from companion.rules.explain import Explanation, total_of
 from companion.rules.hexgrid import Hex
 from companion.rules.notation import TERRITORY_TYPES, Record

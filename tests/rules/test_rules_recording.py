@@ -1,4 +1,4 @@
-"""The recorder's text-in/text-out game logic and tile choice, without HTTP."""
+"""Recording a game (``companion.rules.recording``): text in, text out; whose turn."""
 
 from __future__ import annotations
 
@@ -6,37 +6,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import (
-    IllegalPlacementError,
-    NotationError,
-    board_game_pool,
-    parse_placement,
-    parse_record,
-    random_record,
-    rotate,
-)
-from companion.web.play_map import map_view
-from companion.web.play_service import (
+from companion.rules.duel.turns import duel_turn
+from companion.rules.errors import IllegalPlacementError, NotationError
+from companion.rules.notation import parse_placement, parse_record
+from companion.rules.pools import board_game_pool
+from companion.rules.randomgame import random_record
+from companion.rules.recording import (
     add_completed,
     build_placement,
-    duel_turn,
     explain_illegal,
     load_position,
     place,
     redo,
     undo,
 )
-from companion.web.play_tiles import choices, filter_catalogue, matches, painted_code
-
-
-def test_pattern_matches_every_rotation_and_only_those() -> None:
-    for k in range(6):
-        assert matches("TTMG", rotate("GGMTTM", k))
-    assert not matches("TG", "GGMTTM")
-    assert {c.code for c in filter_catalogue("")} == {c.code for c in choices()}
-    assert all("SS" in c.code + c.code[:5] for c in filter_catalogue("ss"))
-    assert painted_code(list("tmmmmm")) == "TMMMMM"
-    assert painted_code(["T", "M", "", "M", "M", "M"]) is None
 
 
 def test_explanation_names_the_edge_and_the_rule() -> None:
@@ -83,17 +66,17 @@ def test_undo_then_redo_gives_back_the_same_text(seed: int, steps: int) -> None:
 
 def test_duel_turns_and_undo_order() -> None:
     text = "game: duel\nmodules: 2\nplayer: red\nplayer: blue\n"
-    turn = duel_turn(load_position(text))
+    turn = duel_turn(load_position(text).game)
     assert (turn.player, turn.number, turn.offered) == ("red", 1, None)
     text = place(text, "red", parse_placement("0 0 FFFFSS task=forest/4", "duel"))
-    turn = duel_turn(load_position(text))
+    turn = duel_turn(load_position(text).game)
     assert (turn.player, turn.number) == ("blue", 1)
     assert turn.offered is not None and turn.offered.code == "FFFFSS"
     text = place(text, "blue", parse_placement("0 0 FFFFSS task=forest/4", "duel"))
     text = place(text, "red", parse_placement("1 0 MMMMMM", "duel"))
     # a Module 2 special tile is an extra tile of the same turn: still blue's turn 2
     text = place(text, "red", parse_placement("0 1 MMMMMM special=school", "duel"))
-    turn = duel_turn(load_position(text))
+    turn = duel_turn(load_position(text).game)
     assert (turn.player, turn.number) == ("blue", 2)
     assert turn.offered is not None and turn.offered.code == "MMMMMM"
     assert turn.offered.special is None
@@ -122,13 +105,3 @@ def test_completed_markers_follow_the_box() -> None:
     assert text.count("grain/4") == have
     with pytest.raises(NotationError, match="no grain marker of 4 is left"):
         add_completed(text, "grain", 4)
-
-
-def test_map_view_geometry_fits_all_tiles() -> None:
-    position = load_position(random_record(5, landscape=20))
-    view = map_view(position.board())
-    x, y, w, h = (float(v) for v in view.viewbox.split())
-    for t in view.tiles + view.slots:  # type: ignore[operator]
-        assert x < t.cx < x + w and y < t.cy < y + h
-    assert len(view.tiles) == len(position.board())
-    assert {(s.q, s.r) for s in view.slots} == {tuple(h) for h in position.board().frontier()}

@@ -9,6 +9,9 @@ that the views read. A redo entry is ``RedoEntry(player, line)``: the placement
 line an undo took off, with the duel section it came from (``None`` in the
 board game).
 
+The marker pools are ``companion.rules.pools``; whose turn it is in a duel,
+``companion.rules.duel.turns``.
+
 Chronological order in a duel: both players place the same tile in a turn,
 the first section first. So the last placement made is the last line of the
 section with the most turns (on a tie, the later section).
@@ -21,26 +24,22 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from companion.rules import (
+from companion.rules.board import Board
+from companion.rules.errors import IllegalPlacementError, NotationError
+from companion.rules.game import Game, replay
+from companion.rules.hexgrid import EDGE_NAMES
+from companion.rules.notation import (
     DUEL_SPECIALS,
-    EDGE_NAMES,
-    Board,
-    Game,
-    IllegalPlacementError,
-    NotationError,
     Placement,
     Record,
     Section,
-    TaskSpec,
-    board_game_pool,
-    duel_pool,
     format_placement,
     parse_placement,
     parse_record,
     parse_task,
-    replay,
     write_record,
 )
+from companion.rules.pools import markers_left
 
 
 class RedoEntry(NamedTuple):
@@ -219,28 +218,6 @@ def redo(text: str, entry: RedoEntry) -> str:
 
 
 # ------------------------------------------------------- end-of-game entry
-def marker_pool(record: Record) -> dict[str, dict[int, int]]:
-    return duel_pool() if record.is_duel else board_game_pool(record.unlocked)
-
-
-def markers_used(record: Record) -> dict[tuple[str, int], int]:
-    """How many markers of each (type, value) the record uses (tiles + header)."""
-    used: dict[tuple[str, int], int] = {}
-    specs: list[TaskSpec] = [p.task for s in record.sections for p in s.placements
-                             if p.task is not None and p.task.value is not None]
-    specs += record.completed
-    for spec in specs:
-        assert spec.value is not None
-        key = (spec.type, spec.value)
-        used[key] = used.get(key, 0) + 1
-    return used
-
-
-def markers_left(record: Record, kind: str, value: int) -> int:
-    have = marker_pool(record).get(kind, {}).get(value, 0)
-    return have - markers_used(record).get((kind, value), 0)
-
-
 def add_completed(text: str, kind: str, value: int) -> str:
     """Append ``kind/value`` to the ``completed:`` header (refused when the box has
     no such marker left, so no impossible total can be entered)."""
@@ -264,37 +241,3 @@ def remove_completed(text: str, index: int) -> str:
 
 def completed_total(record: Record) -> int:
     return sum(t.value or 0 for t in record.completed)
-
-
-# ---------------------------------------------------------------- the duel
-@dataclass(frozen=True)
-class Turn:
-    """Whose turn it is in a duel and the tile the other player placed this turn."""
-
-    player: str | None
-    number: int
-    offered: Placement | None
-
-
-def duel_turn(position: Position) -> Turn:
-    """The player to place next: the one with fewer turns (the first on a tie); the
-    tile offered is the other player's placement of that turn, if any."""
-    record = position.record
-    if not record.is_duel or not record.sections:
-        board = position.board()
-        return Turn(None, board.turn + 1, None)
-    turns = [(position.game.boards[s.player].turn, i, s) for i, s in enumerate(record.sections)]
-    turn, _, section = min(turns, key=lambda t: (t[0], t[1]))
-    number = turn + 1
-    offered: Placement | None = None
-    for other_turn, _, other in turns:
-        if other is section or other_turn < number:
-            continue
-        board = position.game.boards[other.player]
-        for p, t in zip(board.history, board.turns, strict=True):
-            if t == number and p.special not in DUEL_SPECIALS:
-                offered = p
-                break
-        if offered is not None:
-            break
-    return Turn(section.player, number, offered)

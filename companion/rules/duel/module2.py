@@ -20,11 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.rules.board import COMPLETED, Board, Marker
-from companion.rules.components import Landscape, matching_edges
-from companion.rules.duel_places import ordinal
+from companion.rules.duel.places import ordinal
 from companion.rules.explain import Explanation, total_of
 from companion.rules.game import Warning
 from companion.rules.hexgrid import Hex, within
+from companion.rules.landscape import Landscape, matching_edges
 from companion.rules.notation import DUEL_SPECIALS, Placement, Record
 from companion.rules.territories import BoardTerritories
 

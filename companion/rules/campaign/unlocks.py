@@ -25,11 +25,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion.rules.components import COMPONENTS
 from companion.rules.errors import CampaignError
-
-SCORE_ROWS: tuple[str, ...] = tuple(COMPONENTS)
-"""The ids of the unlocked score-sheet rows, in the pad's order (rules.md §5)."""
+from companion.rules.notation import SCORE_ROWS
 
 RED_HEART = "red-heart"
 MARKER_TYPES = ("forest", "grain", "village", "track", "stream")

@@ -10,7 +10,7 @@ strings only (no engine objects), so a template or ``json.dumps`` can use it dir
 - ``crosses``: one dict per game with the running totals earned, spent and lost after it;
 - ``timeline``: one dict per unlock, in order: game number, id and name.
 
->>> from companion.rules.campaign import load_campaign
+>>> from companion.rules.campaign.state import load_campaign
 >>> s = campaign_stats(load_campaign("game: 78\\nspend: start-box1 1\\ngame: 140\\n"))
 >>> s["best"], s["average"]
 ({'number': 2, 'score': 140, 'title': 'Actress'}, 109.0)
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.campaign import CampaignState
+from companion.rules.campaign.state import CampaignState
 
 
 def campaign_stats(state: CampaignState) -> dict[str, Any]:

@@ -38,7 +38,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from companion.rules.campaign_record import (
+from companion.rules.campaign.record import (
     AchievedEvent,
     CampaignRecord,
     Event,
@@ -48,9 +48,9 @@ from companion.rules.campaign_record import (
     parse_campaign,
     write_campaign,
 )
-from companion.rules.campaign_titles import title_for
-from companion.rules.campaign_track import HEX_BY_ID, PATH_BY_ID, PATHS, START, TrackPath
-from companion.rules.campaign_unlocks import (
+from companion.rules.campaign.titles import title_for
+from companion.rules.campaign.track import HEX_BY_ID, PATH_BY_ID, PATHS, START, TrackPath
+from companion.rules.campaign.unlocks import (
     RED_HEART,
     Content,
     Effects,
@@ -58,6 +58,7 @@ from companion.rules.campaign_unlocks import (
     load_content,
 )
 from companion.rules.errors import CampaignError
+from companion.rules.rulings import N_
 
 
 @dataclass
@@ -467,28 +468,51 @@ def legal_spends(state: CampaignState) -> list[Crossing]:
     return state.legal_spends()
 
 
-def setup_reminders(state: CampaignState) -> list[str]:
-    """One line per thing to put out at the next game's setup (rules.md §6, last point)."""
+class Reminder(NamedTuple):
+    """One thing to put out at the next game's setup: a stable ``code``, the English
+    ``label`` (marked for translation) and the ``value``; ``str()`` is ``"label: value"``."""
+
+    code: str
+    label: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.value}"
+
+
+def reminder_items(state: CampaignState) -> list[Reminder]:
+    """What to put out at the next game's setup (rules.md §6, last point), in order."""
     live = state.live()
-    lines: list[str] = []
+    out: list[Reminder] = []
     if live.score_rows:
-        lines.append("Score rows in play: " + ", ".join(live.score_rows))
+        out.append(Reminder("score-rows", N_("Score rows in play"), ", ".join(live.score_rows)))
     if live.special_tiles:
-        lines.append("Special tiles: " + ", ".join(live.special_tiles))
+        out.append(Reminder("special-tiles", N_("Special tiles"),
+                            ", ".join(live.special_tiles)))
     if live.tiles:
-        lines.append("Add the tiles of: " + ", ".join(live.tiles))
+        out.append(Reminder("tiles", N_("Add the tiles of"), ", ".join(live.tiles)))
     pool = [
         f"{kind} {','.join(str(n) for n in nums)}" for kind, nums in live.markers.items()
         if list(nums) != list(state.content.base_markers.get(kind, ()))
     ]
     if pool:
-        lines.append("Task markers (changed pools): " + "; ".join(pool))
+        out.append(Reminder("markers", N_("Task markers (changed pools)"), "; ".join(pool)))
     if state.hearts:
-        lines.append(f"Red hearts: {state.hearts}")
+        out.append(Reminder("hearts", N_("Red hearts"), str(state.hearts)))
     others = [p for p in live.pieces if p != "red heart"]
     if others:
-        lines.append("Pieces: " + ", ".join(others))
-    return lines
+        out.append(Reminder("pieces", N_("Pieces"), ", ".join(others)))
+    cards = [state.content.name_of(u) for u in state.unlock_log
+             if u in state.content.achievements]
+    if cards:
+        out.append(Reminder("achievement-cards", N_("Achievement cards to lay out"),
+                            ", ".join(cards)))
+    return out
+
+
+def setup_reminders(state: CampaignState) -> list[str]:
+    """The setup reminders as lines ``"label: value"`` (``reminder_items``)."""
+    return [str(r) for r in reminder_items(state)]
 
 
 def replay(record: CampaignRecord, content: Content | None = None) -> CampaignState:
@@ -522,8 +546,10 @@ __all__ = [
     "Crossing",
     "GameResult",
     "PathProgress",
+    "Reminder",
     "legal_spends",
     "load_campaign",
+    "reminder_items",
     "replay",
     "setup_reminders",
     "unlocked_header",

@@ -14,9 +14,10 @@ A tie for the highest total is a shared win (R-7): ``winner`` is null and
 Each sheet's ``subtotal`` is tasks plus ``bonus_total`` (flags and longest), as
 on the Duel pad; ``total`` is subtotal + Module 1 + Module 2.
 
-Reused from the board-game sheet: ``task_fields``, ``flag_fields``,
-``longest_fields``, ``landscape_of``, ``marker_json``; Module 1 and 2 live in
-``duel_module1`` and ``duel_module2``, the turn-by-turn warnings in ``duel_warnings``.
+Shared with the board-game sheet (``scoring.fields``): ``task_fields``, ``flag_fields``,
+``longest_fields``, ``landscape_of``, ``marker_json``. The Duel's own rules live in
+``companion.rules.duel``: Module 1 and 2 in ``duel.module1`` and ``duel.module2``, the
+reveal order in ``duel.turns``, the turn-by-turn comparisons in ``duel.warnings``.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.board import Board, Marker
-from companion.rules.duel_module1 import module1_fields
-from companion.rules.duel_module2 import PointsOfInterest, module2_scores
-from companion.rules.duel_warnings import merge, pool_by_player, reveal_warnings, tile_warnings
+from companion.rules.duel.module1 import module1_fields
+from companion.rules.duel.module2 import PointsOfInterest, module2_scores
+from companion.rules.duel.turns import reveal_warnings
+from companion.rules.duel.warnings import merge, pool_by_player, tile_warnings
 from companion.rules.explain import Explanation, total_of
 from companion.rules.game import Game, Warning
 from companion.rules.notation import DUEL_TASK_TYPES, FLAG_TYPES
-from companion.rules.sheet import (
+from companion.rules.scoring.fields import (
     flag_fields,
     landscape_of,
     longest_fields,
@@ -130,7 +132,7 @@ def score_duel(game: Game) -> DuelSheet:
     """Every player's Duel sheet of a replayed duel record, and the winner."""
     record = game.record
     if not record.is_duel:
-        raise ValueError("score_duel scores duel records; use companion.rules.sheet")
+        raise ValueError("score_duel scores duel records; use companion.rules.scoring.board_game")
     boards = {str(who): b for who, b in game.boards.items()}
     module1 = module1_fields(record, boards)
     module2 = module2_scores(record, boards)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.rules.hexgrid import Hex
+from companion.rules.hexgrid import Hex, opposite
 from companion.rules.notation import Placement, parse_record
 
 GRAIN = "G"
@@ -53,7 +53,7 @@ def _faults(p: Placement, tiles: dict[Hex, str]) -> list[str]:
         code = tiles.get(other)
         if code is None:
             faults.append(f"edge {edge} faces the empty hex ({other.q}, {other.r})")
-        elif code[(edge + 3) % 6] != GRAIN:
+        elif code[opposite(edge)] != GRAIN:
             faults.append(
                 f"edge {edge} meets a non-grain edge of ({other.q}, {other.r})"
             )
