@@ -17,8 +17,8 @@ from typing import Any
 from flask import abort, session
 
 from companion.storage import campaigns as storage
+from companion.storage.errors import NotFoundError
 from companion.web import access, repo
-from companion.web.campaign_repo import NotFoundError
 
 KEY = "campaign_grants"
 LEVELS = access.LEVELS

@@ -3,8 +3,8 @@ next-game set-up, history, share links, export/import and ``POST /api/campaign``
 
 Representation: blueprint ``campaigns``. A campaign is the storage's rows (games,
 spending, achievements; ``companion.storage.campaigns``) replayed by the rules engine on
-every read; the web adds an owner, share tokens and the confirmed mark (migration 1101,
-``campaign_repo``). Every change is a form POST carrying the campaign ``version`` (the
+every read; the web adds an owner, share tokens and the confirmed mark (migration 3,
+``companion.storage.sharing``). Every change is a form POST carrying the campaign ``version`` (the
 in-progress game's version for finishing it) and the CSRF token; it answers with a
 redirect to the sheet (POST-redirect-GET), or for htmx with the sheet fragment. A
 refusal by the engine (an illegal circle, no cross left) changes nothing and re-shows the
@@ -12,7 +12,7 @@ sheet with one line saying why (422); a stale version gets the current sheet wit
 
 Spending: each tap crosses one circle and is stored at once as a *pending* row (it
 counts on the sheet and survives a reload); "Undo" takes back the newest pending row,
-"Confirm" makes them final (``campaign_repo``).
+"Confirm" makes them final (``companion.storage.campaigns``).
 
 Routes:
   GET  /campaigns                         the group's campaigns, new, import
@@ -60,11 +60,11 @@ from companion.rules import (
     parse_record,
     replay,
 )
-from companion.storage import archive
+from companion.storage import archive, sharing
 from companion.storage import campaigns as storage
 from companion.storage import games as storage_games
-from companion.storage.errors import StorageError
-from companion.web import access, campaign_repo, repo
+from companion.storage.errors import StaleEditError, StorageError
+from companion.web import access, repo
 from companion.web.campaign_access import (
     CampaignDenied,
     grant,
@@ -148,14 +148,14 @@ def fresh_ids(text: str) -> list[str]:
 # -------------------------------------------------------------- list, create, import
 @bp.get("/campaigns")
 def index() -> Response:
-    rows = campaign_repo.campaigns_for(repo.get_db(), access.owner_id(), shared_ids())
+    rows = storage.campaigns_for(repo.get_db(), access.owner_id(), shared_ids())
     return render("campaign/index.html", "campaign/_index.html", campaigns=rows,
                   form={"name": "", "players": ""}, error=None, import_error=None)
 
 
 def _index_error(status: int, form: dict[str, str], error: str | None = None,
                  import_error: str | None = None) -> Response:
-    rows = campaign_repo.campaigns_for(repo.get_db(), access.owner_id(), shared_ids())
+    rows = storage.campaigns_for(repo.get_db(), access.owner_id(), shared_ids())
     return render("campaign/index.html", "campaign/_index.html", status=status,
                   campaigns=rows, form=form, error=error, import_error=import_error)
 
@@ -171,8 +171,8 @@ def create() -> Response:
         return _index_error(400, form, _("Player names: up to 40 characters each, no ':' or "
                                          "'#', separated by commas, each once."))
     try:
-        cid = campaign_repo.create(repo.get_db(), form["name"] or None, players,
-                                   access.owner_id())
+        cid = storage.create_campaign(repo.get_db(), form["name"] or None, players,
+                                      owner=access.owner_id())
     except CampaignError as err:
         return _index_error(400, form, str(err))
     return go(url_for("campaigns.show", campaign_id=cid))
@@ -190,7 +190,7 @@ def import_zip() -> Response:
         owner = access.owner_id()
         cid = archive.import_campaign_zip(
             repo.get_db(), data,
-            on_insert=lambda db, new_id: campaign_repo.assign_owner(db, new_id, owner))
+            on_insert=lambda db, new_id: sharing.give_to(db, "campaigns", new_id, owner))
     except StorageError as err:
         return _index_error(400, form, import_error=_("Not imported: %(reason)s",
                                                       reason=str(err)))
@@ -234,7 +234,7 @@ def record_text(campaign_id: int) -> Response:
 
 @bp.get("/c/<token>")
 def shared(token: str) -> Response:
-    found = campaign_repo.by_token(repo.get_db(), token) if len(token) <= 64 else None
+    found = sharing.find_token(repo.get_db(), "campaigns", token) if len(token) <= 64 else None
     if found is None:
         abort(404)
     campaign_id, level = found
@@ -262,7 +262,7 @@ def cross(campaign_id: int) -> Response:
                                       "crosses are left)."))
     try:
         after = storage.spend(db, campaign_id, path, 1, from_hex, expected_version=version)
-    except campaign_repo.StaleEditError:
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -273,8 +273,8 @@ def cross(campaign_id: int) -> Response:
 def undo(campaign_id: int) -> Response:
     campaign, _level = load(campaign_id, need="edit")
     try:
-        campaign_repo.undo_pending(repo.get_db(), campaign, version_field())
-    except campaign_repo.StaleEditError:
+        storage.undo_pending(repo.get_db(), campaign, version_field())
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -285,8 +285,8 @@ def undo(campaign_id: int) -> Response:
 def confirm(campaign_id: int) -> Response:
     load(campaign_id, need="edit")
     try:
-        campaign_repo.confirm(repo.get_db(), campaign_id, version_field())
-    except campaign_repo.StaleEditError:
+        storage.confirm(repo.get_db(), campaign_id, version_field())
+    except StaleEditError:
         return stale(campaign_id)
     return done(campaign_id)
 
@@ -298,7 +298,7 @@ def achieve(campaign_id: int) -> Response:
     achievement = request.form.get("achievement", "")
     try:
         storage.achieve(repo.get_db(), campaign_id, achievement, expected_version=version)
-    except campaign_repo.StaleEditError:
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -315,7 +315,7 @@ def score(campaign_id: int) -> Response:
         return refused(campaign_id, _("type the game's total, a number from 0 to 1000."), 400)
     try:
         storage.record_score(repo.get_db(), campaign_id, total, expected_version=version)
-    except campaign_repo.StaleEditError:
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -350,7 +350,7 @@ def upload(campaign_id: int) -> Response:
     try:
         storage.record_score(repo.get_db(), campaign_id, repo.total_of(sheet_json),
                              record=text, sheet=sheet_json, expected_version=version)
-    except campaign_repo.StaleEditError:
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -440,7 +440,7 @@ def finish(campaign_id: int, game_id: int) -> Response:
         return done(campaign_id)
     try:
         storage_games.finish_game(repo.get_db(), game_id, version, total, sheet=sheet_json)
-    except campaign_repo.StaleEditError:
+    except StaleEditError:
         return stale(campaign_id)
     except (CampaignError, StorageError) as err:
         return refused(campaign_id, str(err))

@@ -22,8 +22,8 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import pgettext
 
 from companion.rules import FLAG_TYPES, TASK_TYPES, TERRAINS, Hex, rotate
+from companion.storage import photos as store
 from companion.web import access, repo
-from companion.web import photo_store as store
 from companion.web.photo_overlay import PhotoOverlay, overlay
 from companion.web.photo_review import Review, ReviewTile, suggestions, verdict
 from companion.web.play_map import map_view, origin_shapes, tile_icon

@@ -1,7 +1,7 @@
 """Scoring from a photo of the table: upload, scan, review and fix, confirm.
 
 Representation: blueprint ``photos``. A game's photos and its one review draft live
-in ``photo_store`` (tables of migration 1201); the draft is a ``photo_review.Review``
+in ``companion.storage.photos`` (tables of migration 4); the draft is a ``photo_review.Review``
 (JSON) with its own version, so every edit form carries ``version`` and a stale edit
 is refused (409) without changing anything. Every change is a real form POST
 answered by a redirect (POST-redirect-GET), or for htmx (``HX-Request: true``) by the
@@ -42,10 +42,10 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.rules import Hex
+from companion.storage import photos as store
 from companion.storage import transaction
 from companion.vision import DEFAULT_CONFIG, ScanConfig, ScanError, scan
 from companion.web import access, repo
-from companion.web import photo_store as store
 from companion.web.errors import error_page
 from companion.web.photo_image import MAX_PIXELS, PhotoRefused, inspect, normalise
 from companion.web.photo_page import end_url, review_context

@@ -2,9 +2,8 @@
 
 Representation: one ``sqlite_utils.Database`` per request (``get_db()``, kept on
 ``flask.g`` and closed at teardown) on ``DATABASE`` in the instance folder. The
-schema is the storage's numbered migrations plus ``WEB_MIGRATIONS`` (1001+) and the
-web migrations of the other features present (campaigns 1101+, photos 1201+),
-applied once when the app starts. Rows are the storage's ``games`` dicts (``record``
+schema is the storage's numbered migrations, applied once when the app starts.
+Rows are the storage's ``games`` dicts (``record``
 text, ``sheet`` decoded JSON, ``status`` ``in_progress``/``finished``, ``version``)
 plus ``owner``, ``view_token``, ``edit_token``. Every write is one transaction
 (``companion.storage.transaction``); edits name the version they were made from
@@ -14,8 +13,6 @@ and raise ``StaleEditError`` when someone else saved first.
 from __future__ import annotations
 
 import json
-import secrets
-import sqlite3
 from functools import lru_cache
 from typing import Any
 
@@ -23,29 +20,17 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 from companion.rules import RulesError, parse_record, score_text
+from companion.storage import connect, open_db, sharing
 from companion.storage import games as storage_games
-from companion.storage import open_db, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
-from companion.storage.migrations_campaign_web import CAMPAIGN_WEB_MIGRATIONS
-from companion.storage.migrations_photo_web import PHOTO_MIGRATIONS
-from companion.storage.migrations_web import WEB_MIGRATIONS
 
 __all__ = ["NotFoundError", "StaleEditError", "create_game", "get_db", "get_game"]
 
 
 def init_app(app: Flask) -> None:
     """Create and migrate the database file once, at start-up."""
-    open_db(app.config["DATABASE"], extra=(*WEB_MIGRATIONS, *CAMPAIGN_WEB_MIGRATIONS,
-                                             *PHOTO_MIGRATIONS)).close()
+    open_db(app.config["DATABASE"]).close()
     app.teardown_appcontext(close_db)
-
-
-def connect(path: str) -> sqlite_utils.Database:
-    conn = sqlite3.connect(path, timeout=5.0, isolation_level=None)
-    db = sqlite_utils.Database(conn)
-    db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA busy_timeout = 5000")
-    return db
 
 
 def get_db() -> sqlite_utils.Database:
@@ -83,13 +68,9 @@ def create_game(db: sqlite_utils.Database, record: str, owner: str,
                 finished: bool = False) -> int:
     """Store a new game (validated record text) with fresh share tokens; return its id."""
     sheet = sheet_for(record)
-    with transaction(db):
-        game_id = storage_games.insert_game_row(
-            db, record, sheet=sheet, status="finished" if finished else "in_progress",
-            score=total_of(sheet) if finished else None)
-        db.execute("UPDATE games SET owner = ?, view_token = ?, edit_token = ? WHERE id = ?",
-                   [owner, secrets.token_urlsafe(16), secrets.token_urlsafe(16), game_id])
-    return game_id
+    return storage_games.create_game(
+        db, record, sheet=sheet, owner=owner, status="finished" if finished else "in_progress",
+        score=total_of(sheet) if finished else None)
 
 
 def get_game(db: sqlite_utils.Database, game_id: int) -> dict[str, Any]:
@@ -115,20 +96,12 @@ def finish(db: sqlite_utils.Database, game_id: int, version: int) -> int:
 
 def by_token(db: sqlite_utils.Database, token: str) -> tuple[int, str] | None:
     """(game id, "edit" or "view") of a share token, or None."""
-    for row in db.query("SELECT id, view_token, edit_token FROM games WHERE view_token = ? "
-                        "OR edit_token = ?", [token, token]):
-        return int(row["id"]), "edit" if row["edit_token"] == token else "view"
-    return None
+    return sharing.find_token(db, "games", token)
 
 
 def games_for(db: sqlite_utils.Database, owner: str, shared: list[int]) -> list[dict[str, Any]]:
     """The games this browser owns or was given a link to, newest first, with a summary."""
-    marks = ", ".join("?" for _ in shared) or "NULL"
-    rows = db.query(
-        "SELECT id, record, status, score, version, updated, owner FROM games "
-        f"WHERE owner = ? OR id IN ({marks}) ORDER BY updated DESC, id DESC",
-        [owner, *shared])
-    return [dict(row, **summary(row["record"])) for row in rows]
+    return [dict(row, **summary(row["record"])) for row in sharing.games_for(db, owner, shared)]
 
 
 @lru_cache(maxsize=1024)

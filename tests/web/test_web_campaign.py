@@ -469,12 +469,12 @@ def test_every_write_route_plain_and_htmx(app: Flask, htmx: bool) -> None:
     assert r.status_code == (204 if htmx else 303)
 
 
-def test_migration_1101_is_applied_by_the_app(app: Flask) -> None:
+def test_the_sharing_migrations_are_applied_by_the_app(app: Flask) -> None:
     from companion.storage.migrations import applied_migrations
 
     with app.app_context():
         db = repo.get_db()
-        assert {1001, 1101} <= set(applied_migrations(db))
+        assert {2, 3} <= set(applied_migrations(db))
         columns = set(db.table("campaigns").columns_dict)
     assert {"owner", "view_token", "edit_token", "confirmed_seq"} <= columns
 

@@ -24,9 +24,9 @@ from PIL import Image
 from webtools import HX, browser
 
 from companion.rules import Hex, parse_record, replay, rotate
+from companion.storage import photos as store
 from companion.vision import scan
 from companion.web import create_app, repo
-from companion.web import photo_store as store
 from companion.web.photo_image import CleanPhoto, normalise
 from companion.web.photo_review import Review, from_scan, verdict
 

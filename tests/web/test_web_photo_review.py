@@ -20,7 +20,7 @@ from PIL import Image
 from webtools import browser
 
 from companion.rules import Hex, Placement, format_placement, parse_record, replay, rotate
-from companion.web import photo_store as store
+from companion.storage import photos as store
 from companion.web import repo
 from companion.web.photo_review import (
     Review,

@@ -23,7 +23,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.rules import parse_record
-from companion.web import photo_store, repo
+from companion.storage import photos as photo_store
+from companion.web import repo
 from companion.web.photo_review import Review
 
 HX = {"HX-Request": "true"}
