@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from companion.storage import redo as storage_redo
 from companion.storage.errors import StaleEditError
-from companion.web import access, repo
+from companion.web import access, records
+from companion.web.db import get_db
 from companion.web.play_service import RedoEntry
 
 __all__ = ["StaleEditError", "StoredGame", "load_game", "redo_stack", "save_game"]
@@ -45,13 +46,13 @@ def save_game(game_id: int, record_text: str, expected_version: int,
     """Save the text made from ``expected_version`` (``StaleEditError`` if someone saved
     first); keep ``redo`` as the redo stack of the new version (None: a new placement,
     which clears redo). Return the new version."""
-    sheet = repo.sheet_for(record_text)
+    sheet = records.sheet_for(record_text)
     stack = None if redo is None else [(e.player, e.line) for e in redo]
-    return storage_redo.save_with_redo(repo.get_db(), game_id, expected_version, record_text,
+    return storage_redo.save_with_redo(get_db(), game_id, expected_version, record_text,
                                        sheet if sheet is not None else {}, stack)
 
 
 def redo_stack(game: StoredGame) -> list[RedoEntry]:
     """The redo stack of the game's current version (empty when stale or none)."""
     return [RedoEntry(player, line)
-            for player, line in storage_redo.redo_stack(repo.get_db(), game.id, game.version)]
+            for player, line in storage_redo.redo_stack(get_db(), game.id, game.version)]

@@ -1,49 +1,36 @@
-"""The web app's access to the database: games with their owner and share tokens.
+"""A game's record as the web app keeps it: scored by the engine, written by storage.
 
-Representation: one ``sqlite_utils.Database`` per request (``get_db()``, kept on
-``flask.g`` and closed at teardown) on ``DATABASE`` in the instance folder. The
-schema is the storage's numbered migrations, applied once when the app starts.
-Rows are the storage's ``games`` dicts (``record``
-text, ``sheet`` decoded JSON, ``status`` ``in_progress``/``finished``, ``version``)
-plus ``owner``, ``view_token``, ``edit_token``. Every write is one transaction
-(``companion.storage.transaction``); edits name the version they were made from
-and raise ``StaleEditError`` when someone else saved first.
+Representation: a game row is the storage's ``games`` dict (``record`` text in the
+notation, ``sheet`` decoded JSON, ``status`` ``in_progress``/``finished``, ``score``,
+``version``, ``owner``, ``view_token``, ``edit_token``). Whenever a record is saved its
+score sheet is saved with it: ``sheet_for(text)`` asks the engine (``score_text``; None
+when the record does not replay), ``total_of(sheet)`` is the number stored as ``score``
+(a duel's best total). ``summary(record)`` is what lists show (kind, players, tiles,
+date). Every write is one storage transaction; edits name the version they were made
+from and raise ``StaleEditError`` when someone else saved first.
 """
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
 import sqlite_utils
-from flask import Flask, current_app, g
 
-from companion.rules import RulesError, parse_record, score_text
-from companion.storage import connect, open_db, sharing
+from companion.rules import Game, RulesError, parse_record, score_duel, score_game, score_text
 from companion.storage import games as storage_games
-from companion.storage.errors import NotFoundError, StaleEditError
+from companion.storage import sharing
+from companion.storage.errors import StaleEditError
 
-__all__ = ["NotFoundError", "StaleEditError", "create_game", "get_db", "get_game"]
-
-
-def init_app(app: Flask) -> None:
-    """Create and migrate the database file once, at start-up."""
-    open_db(app.config["DATABASE"]).close()
-    app.teardown_appcontext(close_db)
+__all__ = ["create_game", "finish", "games_for", "save_record", "sheet_for", "sheet_of",
+           "summary", "total_of"]
 
 
-def get_db() -> sqlite_utils.Database:
-    if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
-    db: sqlite_utils.Database = g.db
-    return db
-
-
-def close_db(_exc: BaseException | None = None) -> None:
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
+def sheet_of(game: Game) -> dict[str, Any]:
+    """The score sheet JSON of a replayed game (the board game's or the duel's)."""
+    sheet = score_duel(game) if game.record.is_duel else score_game(game)
+    result: dict[str, Any] = sheet.to_json()
+    return result
 
 
 def sheet_for(text: str) -> dict[str, Any] | None:
@@ -73,13 +60,8 @@ def create_game(db: sqlite_utils.Database, record: str, owner: str,
         score=total_of(sheet) if finished else None)
 
 
-def get_game(db: sqlite_utils.Database, game_id: int) -> dict[str, Any]:
-    """The game row (raises ``NotFoundError``)."""
-    return storage_games.get_game(db, game_id)
-
-
 def save_record(db: sqlite_utils.Database, game_id: int, version: int, record: str) -> int:
-    """Replace the record (made from ``version``); return the new version."""
+    """Replace the record (made from ``version``) and its sheet; return the new version."""
     sheet = sheet_for(record)
     return storage_games.update_game(db, game_id, version, record=record,
                                      sheet=sheet if sheet is not None else {})
@@ -87,16 +69,11 @@ def save_record(db: sqlite_utils.Database, game_id: int, version: int, record: s
 
 def finish(db: sqlite_utils.Database, game_id: int, version: int) -> int:
     """Mark the game finished with its current total; return the new version."""
-    game = get_game(db, game_id)
+    game = storage_games.get_game(db, game_id)
     if game["version"] != version:
         raise StaleEditError(f"game {game_id}", version, game["version"])
     sheet = sheet_for(game["record"])
     return storage_games.finish_game(db, game_id, version, total_of(sheet), sheet=sheet)
-
-
-def by_token(db: sqlite_utils.Database, token: str) -> tuple[int, str] | None:
-    """(game id, "edit" or "view") of a share token, or None."""
-    return sharing.find_token(db, "games", token)
 
 
 def games_for(db: sqlite_utils.Database, owner: str, shared: list[int]) -> list[dict[str, Any]]:
@@ -115,7 +92,3 @@ def summary(record: str) -> dict[str, Any]:
     players = rec.players or [s.player for s in rec.sections if s.player]
     return {"kind": rec.game, "players": players,
             "tiles": sum(len(s.placements) for s in rec.sections), "date": rec.date}
-
-
-def dumps(sheet: dict[str, Any] | None) -> str:
-    return json.dumps(sheet)
