@@ -27,8 +27,8 @@ from companion.web import access, records
 from companion.web.db import get_db
 from companion.web.photo_overlay import PhotoOverlay, overlay
 from companion.web.photo_review import Review, ReviewTile, suggestions, verdict
+from companion.web.play.views import parse_hex
 from companion.web.play_map import map_view, origin_shapes, tile_icon
-from companion.web.play_view import parse_hex
 
 TASK_VALUES = (4, 5, 6, 7)
 SUGGESTIONS = 8

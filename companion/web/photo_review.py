@@ -39,8 +39,8 @@ from companion.rules import (
     rotate,
 )
 from companion.rules import write_record as write_notation
+from companion.web.play.tiles import choices
 from companion.web.play_service import explain_illegal
-from companion.web.play_tiles import choices
 
 DOUBT = 0.6
 """An edge read with less confidence than this is highlighted as doubtful."""

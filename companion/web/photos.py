@@ -61,7 +61,7 @@ from companion.web.photo_review import (
     merge_scan,
     set_tile,
 )
-from companion.web.play_view import parse_hex
+from companion.web.play.views import parse_hex
 from companion.web.render import is_htmx, render
 from companion.web.security import csrf_exempt, large_upload
 

@@ -1,4 +1,4 @@
-"""The map recorder (companion/web/play.py) through the Flask test client.
+"""The map recorder (companion/web/play/) through the Flask test client.
 
 Every route is requested plain (full page, POST-redirect-GET) and with
 ``HX-Request: true`` (the ``#play`` fragment alone). Games live in a real SQLite

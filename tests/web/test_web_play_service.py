@@ -15,6 +15,7 @@ from companion.rules import (
     random_record,
     rotate,
 )
+from companion.web.play.tiles import choices, filter_catalogue, matches, painted_code
 from companion.web.play_map import map_view
 from companion.web.play_service import (
     add_completed,
@@ -26,7 +27,6 @@ from companion.web.play_service import (
     redo,
     undo,
 )
-from companion.web.play_tiles import choices, filter_catalogue, matches, painted_code
 
 
 def test_pattern_matches_every_rotation_and_only_those() -> None:

@@ -30,6 +30,7 @@ from companion.rules import (
     Placement,
     rotate,
 )
+from companion.web.play.tiles import clean_pattern, filter_catalogue, painted_code, section_of
 from companion.web.play_map import MapView, map_view, origin_shapes, tile_icon
 from companion.web.play_service import (
     Position,
@@ -39,7 +40,6 @@ from companion.web.play_service import (
     marker_pool,
     markers_left,
 )
-from companion.web.play_tiles import clean_pattern, filter_catalogue, painted_code, section_of
 
 CATALOGUE_LIMIT = 120
 
