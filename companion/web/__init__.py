@@ -48,17 +48,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config["SECRET_KEY"] == "dev" and not app.testing:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    from companion.web import compress, errors, i18n, repo, security
+    from companion.web import compress, db, errors, i18n, security
 
     security.init_app(app)
     compress.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
-    repo.init_app(app)
+    db.init_app(app)
 
-    from companion.web import campaigns, core, disputes, games, photos, play, pwa, rules_page
+    from companion.web import campaigns, core, disputes, photos, pwa, rules_page
+    from companion.web import games as games_bp
+    from companion.web.play import routes as play
 
-    for module in (core, games, play, campaigns, photos, disputes, rules_page, pwa):
+    for module in (core, games_bp, play, campaigns, photos, disputes, rules_page, pwa):
         app.register_blueprint(module.bp)
 
     from companion.web.sheet_view import tiles_attr

@@ -33,7 +33,7 @@ from companion.rules import (
     unlocked_header,
 )
 from companion.storage import campaigns as storage
-from companion.web import access, campaign_repo
+from companion.web import access
 from companion.web.campaign_chart import score_chart
 from companion.web.campaign_svg import cross_id, draw_track
 
@@ -171,18 +171,12 @@ def tickable(state: CampaignState) -> list[tuple[str, str]]:
     )
 
 
-def in_progress(db: sqlite_utils.Database, campaign_id: int) -> list[dict[str, Any]]:
-    return list(db.query(
-        "SELECT id, version, record, created FROM games WHERE campaign_id = ? AND "
-        "status = 'in_progress' ORDER BY id", [campaign_id]))
-
-
 def campaign_context(db: sqlite_utils.Database, campaign: dict[str, Any], level: str,
                      **extra: Any) -> dict[str, Any]:
     cid = int(campaign["id"])
     state = storage.load_state(db, cid)
     legal = state.legal_spends()
-    pending = campaign_repo.pending_count(db, campaign)
+    pending = storage.pending_count(db, campaign)
     last = state.games[-1] if state.games else None
     summary = Summary(len(state.games), None if last is None else {
         "number": last.number, "score": last.score, "title": last.title,
@@ -201,7 +195,7 @@ def campaign_context(db: sqlite_utils.Database, campaign: dict[str, Any], level:
         offer_labels={o.id: o.label for o in offered},
         moments=[moment_for(state, u) for u in (last.unlocked if last else [])],
         reminders=reminders(state), header=unlocked_header(state), tickable=tickable(state),
-        mill=mill_proposal(db, cid, state), playing=in_progress(db, cid), share=share,
+        mill=mill_proposal(db, cid, state), playing=storage.games_in_progress(db, cid), share=share,
         stats=stats, chart=score_chart(stats["games"]), message=None, error=None, fresh=[],
     )
     ctx.update(extra)

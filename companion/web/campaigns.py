@@ -3,8 +3,8 @@ next-game set-up, history, share links, export/import and ``POST /api/campaign``
 
 Representation: blueprint ``campaigns``. A campaign is the storage's rows (games,
 spending, achievements; ``companion.storage.campaigns``) replayed by the rules engine on
-every read; the web adds an owner, share tokens and the confirmed mark (migration 1101,
-``campaign_repo``). Every change is a form POST carrying the campaign ``version`` (the
+every read; the web adds an owner, share tokens and the confirmed mark (migration 3,
+``companion.storage.sharing``). Every change is a form POST carrying the campaign ``version`` (the
 in-progress game's version for finishing it) and the CSRF token; it answers with a
 redirect to the sheet (POST-redirect-GET), or for htmx with the sheet fragment. A
 refusal by the engine (an illegal circle, no cross left) changes nothing and re-shows the
@@ -12,7 +12,7 @@ sheet with one line saying why (422); a stale version gets the current sheet wit
 
 Spending: each tap crosses one circle and is stored at once as a *pending* row (it
 counts on the sheet and survives a reload); "Undo" takes back the newest pending row,
-"Confirm" makes them final (``campaign_repo``).
+"Confirm" makes them final (``companion.storage.campaigns``).
 
 Routes:
   GET  /campaigns                         the group's campaigns, new, import
@@ -60,21 +60,15 @@ from companion.rules import (
     parse_record,
     replay,
 )
-from companion.storage import archive
+from companion.storage import archive, sharing
 from companion.storage import campaigns as storage
 from companion.storage import games as storage_games
-from companion.storage.errors import StorageError
-from companion.web import access, campaign_repo, repo
-from companion.web.campaign_access import (
-    CampaignDenied,
-    grant,
-    grant_game,
-    shared_ids,
-)
-from companion.web.campaign_access import (
-    load_campaign as load,
-)
+from companion.storage.errors import StaleEditError, StorageError
+from companion.web import access, records
+from companion.web.access import CampaignDenied, grant_game
+from companion.web.access import load_campaign as load
 from companion.web.campaign_view import campaign_context
+from companion.web.db import get_db
 from companion.web.errors import error_page
 from companion.web.forms import int_field, record_from_form
 from companion.web.render import is_htmx, render
@@ -97,7 +91,7 @@ def denied(_err: CampaignDenied) -> Response:
 def sheet(campaign_id: int, status: int = 200, **extra: Any) -> Response:
     """The campaign sheet (full page, or the fragment for htmx)."""
     campaign, level = load(campaign_id)
-    ctx = campaign_context(repo.get_db(), campaign, level, **extra)
+    ctx = campaign_context(get_db(), campaign, level, **extra)
     response = render("campaign/campaign.html", "campaign/_campaign.html", status=status,
                       **ctx)
     response.headers["X-Campaign-Version"] = str(campaign["version"])
@@ -148,14 +142,14 @@ def fresh_ids(text: str) -> list[str]:
 # -------------------------------------------------------------- list, create, import
 @bp.get("/campaigns")
 def index() -> Response:
-    rows = campaign_repo.campaigns_for(repo.get_db(), access.owner_id(), shared_ids())
+    rows = storage.campaigns_for(get_db(), access.owner_id(), access.shared_ids("campaign"))
     return render("campaign/index.html", "campaign/_index.html", campaigns=rows,
                   form={"name": "", "players": ""}, error=None, import_error=None)
 
 
 def _index_error(status: int, form: dict[str, str], error: str | None = None,
                  import_error: str | None = None) -> Response:
-    rows = campaign_repo.campaigns_for(repo.get_db(), access.owner_id(), shared_ids())
+    rows = storage.campaigns_for(get_db(), access.owner_id(), access.shared_ids("campaign"))
     return render("campaign/index.html", "campaign/_index.html", status=status,
                   campaigns=rows, form=form, error=error, import_error=import_error)
 
@@ -171,8 +165,8 @@ def create() -> Response:
         return _index_error(400, form, _("Player names: up to 40 characters each, no ':' or "
                                          "'#', separated by commas, each once."))
     try:
-        cid = campaign_repo.create(repo.get_db(), form["name"] or None, players,
-                                   access.owner_id())
+        cid = storage.create_campaign(get_db(), form["name"] or None, players,
+                                      owner=access.owner_id())
     except CampaignError as err:
         return _index_error(400, form, str(err))
     return go(url_for("campaigns.show", campaign_id=cid))
@@ -189,8 +183,8 @@ def import_zip() -> Response:
     try:
         owner = access.owner_id()
         cid = archive.import_campaign_zip(
-            repo.get_db(), data,
-            on_insert=lambda db, new_id: campaign_repo.assign_owner(db, new_id, owner))
+            get_db(), data,
+            on_insert=lambda db, new_id: sharing.give_to(db, "campaigns", new_id, owner))
     except StorageError as err:
         return _index_error(400, form, import_error=_("Not imported: %(reason)s",
                                                       reason=str(err)))
@@ -206,7 +200,7 @@ def show(campaign_id: int) -> Response:
 @bp.get("/campaigns/<int:campaign_id>/history")
 def history(campaign_id: int) -> Response:
     campaign, level = load(campaign_id)
-    db = repo.get_db()
+    db = get_db()
     ctx = campaign_context(db, campaign, level)
     ctx["finished"] = {int(g["number"]): g for g in storage.finished_games(db, campaign_id)}
     return render("campaign/history.html", "campaign/_history.html", **ctx)
@@ -215,7 +209,7 @@ def history(campaign_id: int) -> Response:
 @bp.get("/campaigns/<int:campaign_id>.zip")
 def export(campaign_id: int) -> Response:
     load(campaign_id)
-    response = make_response(archive.export_campaign_zip(repo.get_db(), campaign_id))
+    response = make_response(archive.export_campaign_zip(get_db(), campaign_id))
     response.mimetype = "application/zip"
     response.headers["Content-Disposition"] = (
         f'attachment; filename="campaign-{campaign_id}.zip"')
@@ -225,7 +219,7 @@ def export(campaign_id: int) -> Response:
 @bp.get("/campaigns/<int:campaign_id>.txt")
 def record_text(campaign_id: int) -> Response:
     load(campaign_id)
-    response = make_response(storage.campaign_record_text(repo.get_db(), campaign_id))
+    response = make_response(storage.campaign_record_text(get_db(), campaign_id))
     response.headers["Content-Type"] = "text/plain; charset=utf-8"
     response.headers["Content-Disposition"] = (
         f'attachment; filename="campaign-{campaign_id}.txt"')
@@ -234,11 +228,11 @@ def record_text(campaign_id: int) -> Response:
 
 @bp.get("/c/<token>")
 def shared(token: str) -> Response:
-    found = campaign_repo.by_token(repo.get_db(), token) if len(token) <= 64 else None
+    found = sharing.find_token(get_db(), "campaigns", token) if len(token) <= 64 else None
     if found is None:
         abort(404)
     campaign_id, level = found
-    grant(campaign_id, level)
+    access.grant("campaign", campaign_id, level)
     return make_response(redirect(url_for("campaigns.show", campaign_id=campaign_id), 303))
 
 
@@ -250,7 +244,7 @@ def cross(campaign_id: int) -> Response:
     path = request.form.get("path", "")
     from_hex = request.form.get("from", "")
     circle = int_field("circle")
-    db = repo.get_db()
+    db = get_db()
     before = storage.load_state(db, campaign_id)
     offered = {(c.path, c.from_hex): c.circle for c in before.legal_spends()}
     if path not in PATH_BY_ID or (path, from_hex) not in offered or (
@@ -262,7 +256,7 @@ def cross(campaign_id: int) -> Response:
                                       "crosses are left)."))
     try:
         after = storage.spend(db, campaign_id, path, 1, from_hex, expected_version=version)
-    except campaign_repo.StaleEditError:
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -273,8 +267,8 @@ def cross(campaign_id: int) -> Response:
 def undo(campaign_id: int) -> Response:
     campaign, _level = load(campaign_id, need="edit")
     try:
-        campaign_repo.undo_pending(repo.get_db(), campaign, version_field())
-    except campaign_repo.StaleEditError:
+        storage.undo_pending(get_db(), campaign, version_field())
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -285,8 +279,8 @@ def undo(campaign_id: int) -> Response:
 def confirm(campaign_id: int) -> Response:
     load(campaign_id, need="edit")
     try:
-        campaign_repo.confirm(repo.get_db(), campaign_id, version_field())
-    except campaign_repo.StaleEditError:
+        storage.confirm(get_db(), campaign_id, version_field())
+    except StaleEditError:
         return stale(campaign_id)
     return done(campaign_id)
 
@@ -297,8 +291,8 @@ def achieve(campaign_id: int) -> Response:
     version = version_field()
     achievement = request.form.get("achievement", "")
     try:
-        storage.achieve(repo.get_db(), campaign_id, achievement, expected_version=version)
-    except campaign_repo.StaleEditError:
+        storage.achieve(get_db(), campaign_id, achievement, expected_version=version)
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -314,8 +308,8 @@ def score(campaign_id: int) -> Response:
     if total is None or not 0 <= total <= 1000:
         return refused(campaign_id, _("type the game's total, a number from 0 to 1000."), 400)
     try:
-        storage.record_score(repo.get_db(), campaign_id, total, expected_version=version)
-    except campaign_repo.StaleEditError:
+        storage.record_score(get_db(), campaign_id, total, expected_version=version)
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -331,7 +325,7 @@ def _scored(text: str) -> tuple[dict[str, Any] | None, str | None]:
         return None, str(err)
     if record.is_duel:
         return None, _("a campaign game is a board game, not a duel.")
-    sheet_json = repo.sheet_for(text)
+    sheet_json = records.sheet_for(text)
     if sheet_json is None:
         return None, _("the record cannot be scored.")
     return sheet_json, None
@@ -348,9 +342,9 @@ def upload(campaign_id: int) -> Response:
     if error is not None or sheet_json is None:
         return refused(campaign_id, error or "", 400)
     try:
-        storage.record_score(repo.get_db(), campaign_id, repo.total_of(sheet_json),
+        storage.record_score(get_db(), campaign_id, records.total_of(sheet_json),
                              record=text, sheet=sheet_json, expected_version=version)
-    except campaign_repo.StaleEditError:
+    except StaleEditError:
         return stale(campaign_id)
     except CampaignError as err:
         return refused(campaign_id, str(err))
@@ -374,7 +368,7 @@ def _has_tiles(text: str) -> bool:
 
 def _campaign_game(campaign_id: int, game_id: int) -> dict[str, Any]:
     try:
-        game = storage_games.get_game(repo.get_db(), game_id)
+        game = storage_games.get_game(get_db(), game_id)
     except StorageError:
         abort(404)
     if game["campaign_id"] != campaign_id:
@@ -385,7 +379,7 @@ def _campaign_game(campaign_id: int, game_id: int) -> dict[str, Any]:
 @bp.post("/campaigns/<int:campaign_id>/games/new")
 def new_game(campaign_id: int) -> Response:
     _campaign, level = load(campaign_id, need="edit")
-    game_id = storage.start_campaign_game(repo.get_db(), campaign_id)
+    game_id = storage.start_campaign_game(get_db(), campaign_id)
     grant_game(game_id, level)
     return go(url_for("campaigns.game", campaign_id=campaign_id, game_id=game_id))
 
@@ -397,7 +391,7 @@ def game(campaign_id: int, game_id: int) -> Response:
     grant_game(game_id, level)
     if found["status"] == "finished":
         return make_response(redirect(_finished_url(campaign_id, found), 303))
-    ctx = campaign_context(repo.get_db(), campaign, level)
+    ctx = campaign_context(get_db(), campaign, level)
     try:
         unlocked = parse_record(found["record"]).unlocked
     except RulesError:
@@ -435,12 +429,12 @@ def finish(campaign_id: int, game_id: int) -> Response:
         if sheet_json is None:
             return refused(campaign_id, _("the record cannot be scored yet (%(reason)s); "
                                           "type the total instead.", reason=error), 400)
-        total = repo.total_of(sheet_json)
+        total = records.total_of(sheet_json)
     if found["status"] == "finished":
         return done(campaign_id)
     try:
-        storage_games.finish_game(repo.get_db(), game_id, version, total, sheet=sheet_json)
-    except campaign_repo.StaleEditError:
+        storage_games.finish_game(get_db(), game_id, version, total, sheet=sheet_json)
+    except StaleEditError:
         return stale(campaign_id)
     except (CampaignError, StorageError) as err:
         return refused(campaign_id, str(err))

@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, abort, jsonify, make_response, redirect, request
 
 from companion.rules import RulesError, score_text
-from companion.web import access, repo
+from companion.web import access, records
+from companion.web.db import get_db
 from companion.web.forms import record_from_form
 from companion.web.i18n import COOKIE, LANGUAGES
 from companion.web.render import render
@@ -29,8 +30,7 @@ players: Ana, Rui
 @bp.get("/")
 def home() -> Response:
     owner = access.owner_id()
-    shared = [int(k) for k in access.grants() if k.isdigit()]
-    games = repo.games_for(repo.get_db(), owner, shared)
+    games = records.games_for(get_db(), owner, access.shared_ids("game"))
     playing = [g for g in games if g["status"] == "in_progress"]
     finished = [g for g in games if g["status"] == "finished"]
     return render("home.html", "_games_list.html", playing=playing, finished=finished)

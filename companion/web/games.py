@@ -2,7 +2,7 @@
 
 Every edit form carries the game's ``version`` (hidden field); a stale edit gets
 ``conflict_response`` (409, saying so and showing the current state). Writes go
-through ``repo`` (one transaction each). Successful edits answer with the header
+through ``records`` (one transaction each). Successful edits answer with the header
 ``X-Game-Version`` (the offline queue uses it to rebase waiting submissions).
 """
 
@@ -24,7 +24,10 @@ from flask import (
 from flask_babel import gettext as _
 
 from companion.rules import RulesError, parse_record, replay
-from companion.web import access, repo
+from companion.storage import sharing
+from companion.storage.errors import StaleEditError
+from companion.web import access, records
+from companion.web.db import get_db
 from companion.web.forms import int_field, record_from_form
 from companion.web.render import is_htmx, render
 from companion.web.scoring import ScoreView, score_view
@@ -53,7 +56,7 @@ def game_context(game: dict[str, Any], level: str, **extra: Any) -> dict[str, An
             "edit": url_for("games.shared", token=game["edit_token"], _external=True),
         }
     return dict(game=game, level=level, view=view, view_error=error,
-                summary=repo.summary(game["record"]), share=share,
+                summary=records.summary(game["record"]), share=share,
                 can_edit=access.can_edit(level), **extra)
 
 
@@ -110,7 +113,7 @@ def new() -> Response:
     if error is not None:
         return render("new_game.html", "_new_game.html", status=400, form=form, cards=CARDS,
                       error=error)
-    game_id = repo.create_game(repo.get_db(), text, access.owner_id())
+    game_id = records.create_game(get_db(), text, access.owner_id())
     target = url_for("play.board", game_id=game_id)
     if is_htmx():
         response = make_response("", 204)
@@ -160,7 +163,7 @@ def upload() -> Response:
     if error is not None:
         return render("import.html", "_import.html", status=400, text=text, error=error,
                       finished=finished)
-    game_id = repo.create_game(repo.get_db(), text, access.owner_id(), finished=finished)
+    game_id = records.create_game(get_db(), text, access.owner_id(), finished=finished)
     return see_game(game_id)
 
 
@@ -182,11 +185,11 @@ def download(game_id: int) -> Response:
 
 @bp.get("/s/<token>")
 def shared(token: str) -> Response:
-    found = repo.by_token(repo.get_db(), token) if len(token) <= 64 else None
+    found = sharing.find_token(get_db(), "games", token) if len(token) <= 64 else None
     if found is None:
         abort(404)
     game_id, level = found
-    access.grant(game_id, level)
+    access.grant("game", game_id, level)
     return make_response(redirect(url_for("games.show", game_id=game_id), 303))
 
 
@@ -206,8 +209,8 @@ def edit(game_id: int) -> Response:
         return render("edit.html", "_edit.html", status=400, game=game, text=text,
                       error=error, version=version)
     try:
-        new_version = repo.save_record(repo.get_db(), game_id, version, text)
-    except repo.StaleEditError:
+        new_version = records.save_record(get_db(), game_id, version, text)
+    except StaleEditError:
         return conflict_response(game_id)
     return see_game(game_id, new_version)
 
@@ -221,7 +224,7 @@ def finish(game_id: int) -> Response:
     if game["status"] == "finished":
         return see_game(game_id)
     try:
-        new_version = repo.finish(repo.get_db(), game_id, version)
-    except repo.StaleEditError:
+        new_version = records.finish(get_db(), game_id, version)
+    except StaleEditError:
         return conflict_response(game_id)
     return see_game(game_id, new_version)

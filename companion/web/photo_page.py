@@ -22,12 +22,13 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import pgettext
 
 from companion.rules import FLAG_TYPES, TASK_TYPES, TERRAINS, Hex, rotate
-from companion.web import access, repo
-from companion.web import photo_store as store
+from companion.storage import photos as store
+from companion.web import access, records
+from companion.web.db import get_db
 from companion.web.photo_overlay import PhotoOverlay, overlay
 from companion.web.photo_review import Review, ReviewTile, suggestions, verdict
+from companion.web.play.views import parse_hex
 from companion.web.play_map import map_view, origin_shapes, tile_icon
-from companion.web.play_view import parse_hex
 
 TASK_VALUES = (4, 5, 6, 7)
 SUGGESTIONS = 8
@@ -141,7 +142,7 @@ def review_context(game: dict[str, Any], level: str, draft: store.StoredReview,
                    query: Mapping[str, str], *, error: str | None = None,
                    notice: str | None = None) -> dict[str, Any]:
     review = Review.from_json(draft.state)
-    summary = repo.summary(game["record"])
+    summary = records.summary(game["record"])
     kind = summary["kind"] if summary["kind"] in ("board-game", "duel") else "board-game"
     found = verdict(review, kind)
     editable = access.can_edit(level) and draft.status == "review"
@@ -151,7 +152,7 @@ def review_context(game: dict[str, Any], level: str, draft: store.StoredReview,
     adding = parse_hex(query.get("add"))
     if adding not in review.frontier():
         adding = None
-    rows = {int(p["id"]): p for p in store.photos_of(repo.get_db(), int(game["id"]))}
+    rows = {int(p["id"]): p for p in store.photos_of(get_db(), int(game["id"]))}
     overlays: list[PhotoOverlay] = [
         overlay(review, pid, int(rows[pid]["width"]), int(rows[pid]["height"]),
                 selected=selected or adding, illegal=found.at)

@@ -34,14 +34,13 @@ from companion.rules import (
     connected_order,
     explain_illegal,
     merge_maps,
-    opposite,
     parse_placement,
     parse_record,
     replay,
     rotate,
 )
 from companion.rules import write_record as write_notation
-from companion.web.play_tiles import choices
+from companion.web.play.tiles import choices
 
 DOUBT = 0.6
 """An edge read with less confidence than this is highlighted as doubtful."""
@@ -138,7 +137,7 @@ class Review:
                 other = self.tiles.get(Hex(h.q + dq, h.r + dr))
                 if other is None:
                     continue
-                mine, theirs = t.code[e], other.code[opposite(e)]
+                mine, theirs = t.code[e], other.code[(e + 3) % 6]
                 if mine != theirs and (mine in NETWORKS or theirs in NETWORKS):
                     out.setdefault(h, []).append(e)
         return out
@@ -148,7 +147,7 @@ class Review:
         out: list[str | None] = []
         for e, (dq, dr) in enumerate(DIRECTIONS):
             other = self.tiles.get(Hex(at.q + dq, at.r + dr))
-            out.append(None if other is None else other.code[opposite(e)])
+            out.append(None if other is None else other.code[(e + 3) % 6])
         return out
 
 

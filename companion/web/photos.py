@@ -1,7 +1,7 @@
 """Scoring from a photo of the table: upload, scan, review and fix, confirm.
 
 Representation: blueprint ``photos``. A game's photos and its one review draft live
-in ``photo_store`` (tables of migration 1201); the draft is a ``photo_review.Review``
+in ``companion.storage.photos`` (tables of migration 4); the draft is a ``photo_review.Review``
 (JSON) with its own version, so every edit form carries ``version`` and a stale edit
 is refused (409) without changing anything. Every change is a real form POST
 answered by a redirect (POST-redirect-GET), or for htmx (``HX-Request: true``) by the
@@ -41,10 +41,12 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.rules import Hex
+from companion.storage import photos as store
 from companion.storage import transaction
+from companion.storage.errors import StaleEditError
 from companion.vision import DEFAULT_CONFIG, ScanConfig, ScanError, scan
-from companion.web import access, repo
-from companion.web import photo_store as store
+from companion.web import access, records
+from companion.web.db import get_db
 from companion.web.errors import error_page
 from companion.web.photo_image import MAX_PIXELS, PhotoRefused, inspect, normalise
 from companion.web.photo_page import end_url, review_context
@@ -58,7 +60,7 @@ from companion.web.photo_review import (
     merge_scan,
     set_tile,
 )
-from companion.web.play_view import parse_hex
+from companion.web.play.views import parse_hex
 from companion.web.render import is_htmx, render
 from companion.web.security import csrf_exempt, large_upload
 
@@ -87,12 +89,12 @@ def too_large_message() -> str:
 
 
 def _kind(game: dict[str, Any]) -> str:
-    return str(repo.summary(game["record"])["kind"])
+    return str(records.summary(game["record"])["kind"])
 
 
 def _form_page(game: dict[str, Any], level: str, error: str | None = None,
                status: int = 200) -> Response:
-    db = repo.get_db()
+    db = get_db()
     draft = store.get_review(db, game["id"])
     open_draft = draft if draft is not None and draft.status == "review" else None
     tiles = len(Review.from_json(open_draft.state).tiles) if open_draft else 0
@@ -105,7 +107,7 @@ def _review_page(game_id: int, *, error: str | None = None, notice: str | None =
                  status: int = 200, push: str | None = None,
                  query: dict[str, str] | None = None) -> Response:
     game, level = access.load_game(game_id)
-    draft = store.get_review(repo.get_db(), game_id)
+    draft = store.get_review(get_db(), game_id)
     if draft is None:
         return _form_page(game, level, error=error, status=status if error else 200)
     ctx = review_context(game, level, draft, request.args if query is None else query,
@@ -132,7 +134,7 @@ def _version() -> int:
 
 def _draft_for_edit(game_id: int) -> tuple[store.StoredReview, Review] | Response:
     access.load_game(game_id, "edit")
-    draft = store.get_review(repo.get_db(), game_id)
+    draft = store.get_review(get_db(), game_id)
     if draft is None:
         return _review_page(game_id, status=409, error=_("There is no photo to review any "
                                                           "more; take a new one."))
@@ -152,7 +154,7 @@ def _stale(game_id: int) -> Response:
 
 def _save(game_id: int, review: Review, version: int, notice: str, **query: str) -> Response:
     try:
-        store.save_review(repo.get_db(), game_id, review.to_json(), version)
+        store.save_review(get_db(), game_id, review.to_json(), version)
     except store.StaleEditError:
         return _stale(game_id)
     return _done(game_id, notice, **query)
@@ -204,7 +206,7 @@ def upload(game_id: int) -> Response:
             "The photo could not be read: %(reason)s. Take it again from above, with the "
             "whole map in the picture and no strong shadows.", reason=err.reason))
     result = found.to_json()
-    db = repo.get_db()
+    db = get_db()
     fresh = request.form.get("fresh") == "1"
     try:
         with transaction(db):
@@ -276,7 +278,7 @@ def delete(game_id: int) -> Response:
 def discard(game_id: int) -> Response:
     access.load_game(game_id, "edit")
     try:
-        store.delete_review(repo.get_db(), game_id, _version())
+        store.delete_review(get_db(), game_id, _version())
     except store.StaleEditError:
         return _stale(game_id)
     return make_response(redirect(url_for("photos.new", game_id=game_id), 303))
@@ -297,10 +299,10 @@ def confirm(game_id: int) -> Response:
         text = final_record(current, game["record"])
     except ReviewError as err:
         return _review_page(game_id, status=422, error=str(err))
-    db = repo.get_db()
+    db = get_db()
     try:
-        repo.save_record(db, game_id, game_version, text)
-    except repo.StaleEditError:
+        records.save_record(db, game_id, game_version, text)
+    except StaleEditError:
         return _review_page(game_id, status=409, error=_(
             "The game was changed elsewhere since this page was loaded; nothing was saved. "
             "Check the review and confirm again."))
@@ -317,7 +319,7 @@ def confirm(game_id: int) -> Response:
 def photo(game_id: int, photo_id: int) -> Response:
     access.load_game(game_id)
     try:
-        data = store.photo_bytes(repo.get_db(), game_id, photo_id)
+        data = store.photo_bytes(get_db(), game_id, photo_id)
     except store.NotFoundError:
         abort(404)
     response = make_response(data)

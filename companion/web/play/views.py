@@ -36,8 +36,8 @@ from companion.rules import (
     markers_left,
     rotate,
 )
+from companion.web.play.tiles import clean_pattern, filter_catalogue, painted_code, section_of
 from companion.web.play_map import MapView, map_view, origin_shapes, tile_icon
-from companion.web.play_tiles import clean_pattern, filter_catalogue, painted_code, section_of
 
 CATALOGUE_LIMIT = 120
 

@@ -1,9 +1,6 @@
-"""Web-only schema of campaigns: owner, share tokens, confirmed spending (numbered from 1101).
+"""Migration 3: the owner of a campaign, its share links and the confirmed spending mark.
 
-Representation: ``CAMPAIGN_WEB_MIGRATIONS`` is a tuple of storage ``Migration(number,
-name, apply)`` numbered from 1101 up (the web app's games use 1001+), passed to
-``open_db(path, extra=(*WEB_MIGRATIONS, *CAMPAIGN_WEB_MIGRATIONS))``. Migration 1101 adds
-to ``campaigns``:
+Representation: adds to ``campaigns``:
 
 - ``owner`` TEXT: the random identity kept in the creator's signed session cookie (no
   accounts); NULL for campaigns created outside the web app (CLI, storage tools);
@@ -13,25 +10,21 @@ to ``campaigns``:
   number are confirmed by the players; rows after it are *pending* and may still be undone.
   Pending rows are ordinary rows of the campaign (they count on the sheet at once), so
   nothing is lost on reload.
+
+Was number 1101 of the web app's own list (renumbered on open).
 """
 
 from __future__ import annotations
 
 import sqlite_utils
 
-from companion.storage.migrations import Migration
-from companion.storage.migrations_web import add_owner_and_share_tokens
+from companion.storage.migrations.statements import add_owner_and_share_tokens
+
+NUMBER = 3
+NAME = "campaigns.owner, view_token, edit_token, confirmed_seq"
 
 
-def _1101_campaign_owner_tokens_confirmed(db: sqlite_utils.Database) -> None:
+def apply(db: sqlite_utils.Database) -> None:
     add_owner_and_share_tokens(db, "campaigns")
     if "confirmed_seq" not in db.table("campaigns").columns_dict:
         db.execute("ALTER TABLE campaigns ADD COLUMN confirmed_seq INTEGER NOT NULL DEFAULT 0")
-
-
-CAMPAIGN_WEB_MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1101, "web: campaigns.owner, view_token, edit_token, confirmed_seq",
-              _1101_campaign_owner_tokens_confirmed),
-)
-
-__all__ = ["CAMPAIGN_WEB_MIGRATIONS"]

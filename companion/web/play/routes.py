@@ -7,8 +7,9 @@ for htmx (``HX-Request: true``), with the updated ``#play`` fragment and an
 someone else saved first) changes nothing and re-shows the page with one line
 saying why (status 422, or 409 when someone else saved first; base.html's htmx
 config swaps 4xx answers too).
-The game itself is record text + version (``play_state``); all game logic is in
-``companion.rules.recording`` (text in, text out); what a page shows is ``play_view``.
+The game itself is record text + version (``play.state``); all game logic is in
+``companion.rules`` (``recording``: text in, text out); what a page shows is
+``play.views``; every change is one ``companion.web.edits.versioned_edit``.
 
 Routes:
   GET  /play/<id>                    the recorder (query: at, tile, rot, f, player, e0..e5)
@@ -25,13 +26,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext as _
 
 from companion.rules import (
     Hex,
     Position,
-    RedoEntry,
     RulesError,
     add_completed,
     build_placement,
@@ -41,8 +41,11 @@ from companion.rules import (
     remove_completed,
     undo,
 )
-from companion.web.play_state import StaleEditError, StoredGame, load_game, redo_stack, save_game
-from companion.web.play_view import Selection, parse_hex, recorder_context
+from companion.web.edits import Refused, after_edit, expected_version, versioned_edit
+from companion.web.errors import error_page
+from companion.web.play.explain import explanation_for
+from companion.web.play.state import StoredGame, load_game, redo_stack, save_game
+from companion.web.play.views import Selection, parse_hex, recorder_context
 from companion.web.render import is_htmx, render
 
 bp = Blueprint("play", __name__, url_prefix="/play")
@@ -59,8 +62,6 @@ def _position(game: StoredGame) -> Position:
     try:
         return load_position(game.text)
     except RulesError as err:  # a stored record that no longer replays: say so, no trace
-        from companion.web.errors import error_page
-
         abort(error_page(422, _("This game's record cannot be replayed: %(reason)s",
                                 reason=str(err))))
 
@@ -90,18 +91,28 @@ def _page_url(game_id: int, mode: str, **query: Any) -> str:
 def _done(game_id: int, mode: str, notice: str | None = None, **query: Any) -> Response:
     """After a successful change: redirect (plain) or the fresh fragment (htmx)."""
     url = _page_url(game_id, mode, **query)
-    if not is_htmx():
-        return redirect(url, code=303)  # type: ignore[return-value]
-    game = load_game(game_id, "edit")
-    sel = Selection.parse({k: str(v) for k, v in query.items()})
-    return _page(game, sel, mode=mode, notice=notice, push=url)
+
+    def fragment() -> Response:
+        sel = Selection.parse({k: str(v) for k, v in query.items()})
+        return _page(load_game(game_id, "edit"), sel, mode=mode, notice=notice)
+
+    return after_edit(url, fragment)
 
 
-def _version() -> int:
-    try:
-        return int(request.form.get("version", ""))
-    except ValueError:
-        abort(400)
+def _stale(game_id: int, sel: Selection, mode: str) -> Response:
+    return _page(load_game(game_id, "edit"), sel, mode=mode, status=409,
+                 error=_("Someone else changed this game meanwhile; this is the current map. "
+                         "Nothing of yours was saved: place your tile again."))
+
+
+def _refused(game: StoredGame, mode: str, sel: Selection | None = None,
+             form: dict[str, Any] | None = None) -> Any:
+    """``refused`` of ``versioned_edit``: the page with the reason, 422."""
+
+    def page(reason: str) -> Response:
+        return _page(game, sel or Selection(), mode=mode, status=422, form=form, error=reason)
+
+    return page
 
 
 @bp.get("/<int:game_id>")
@@ -119,8 +130,6 @@ def end(game_id: int) -> Response:
 @bp.get("/<int:game_id>/map")
 def explained_map(game_id: int) -> Response:
     """The map with the tiles behind one score-sheet number highlighted."""
-    from companion.web.play_explain import explanation_for
-
     game = load_game(game_id, "view")
     position = _position(game)
     path = request.args.get("explain", "")
@@ -161,103 +170,96 @@ def place_tile(game_id: int) -> Response:
     game = load_game(game_id, "edit")
     mode = _mode()
     sel = _form_selection()
-    version = _version()
-    if version != game.version:
-        return _stale(game, sel, mode)
-    if sel.at is None:
-        return _page(game, sel, mode=mode, status=422, form=dict(request.form),
-                     error=_("Choose a free hex next to the map first."))
-    code = request.form.get("code", "")
-    try:
-        p = build_placement(_position(game).record.game, sel.at.q, sel.at.r, code,
+    version = expected_version()
+
+    def change() -> str:
+        if sel.at is None:
+            raise Refused(_("Choose a free hex next to the map first."))
+        p = build_placement(_position(game).record.game, sel.at.q, sel.at.r,
+                            request.form.get("code", ""),
                             _attributes())  # a cached replay: place() reuses it
-        text = place(game.text, sel.player, p)
-        save_game(game.id, text, version)  # a new placement clears redo
-    except StaleEditError:
-        return _stale(load_game(game_id, "edit"), sel, mode)
-    except RulesError as err:
-        return _page(game, sel, mode=mode, status=422, form=dict(request.form),
-                     error=_("Not allowed: %(reason)s", reason=err.reason))
+        save_game(game.id, place(game.text, sel.player, p), version)  # clears redo
+        return _("Placed %(code)s at %(q)s %(r)s.", code=p.code, q=p.at.q, r=p.at.r)
+
     next_query = {"player": sel.player} if mode == "end" and sel.player else {}
-    return _done(game_id, mode, _("Placed %(code)s at %(q)s %(r)s.", code=p.code, q=p.at.q,
-                                  r=p.at.r), **next_query)
-
-
-def _stale(game: StoredGame, sel: Selection, mode: str) -> Response:
-    return _page(game, sel, mode=mode, status=409,
-                 error=_("Someone else changed this game meanwhile; this is the current map. "
-                         "Nothing of yours was saved: place your tile again."))
+    return versioned_edit(
+        change, expected=version, current=game.version,
+        stale=lambda: _stale(game_id, sel, mode),
+        refused=_refused(game, mode, sel, dict(request.form)),
+        wording=lambda reason: _("Not allowed: %(reason)s", reason=reason),
+        done=lambda notice: _done(game_id, mode, notice, **next_query))
 
 
 @bp.post("/<int:game_id>/undo")
 def undo_last(game_id: int) -> Response:
     game = load_game(game_id, "edit")
     mode = _mode()
-    version = _version()
-    if version != game.version:
-        return _stale(game, Selection(), mode)
-    try:
+    version = expected_version()
+
+    def change() -> str:
         text, entry = undo(game.text)
         save_game(game.id, text, version, redo=[*redo_stack(game), entry])
-    except StaleEditError:
-        return _stale(load_game(game_id, "edit"), Selection(), mode)
-    except RulesError as err:
-        return _page(game, Selection(), mode=mode, status=422, error=err.reason)
-    return _done(game_id, mode, _("Took back %(line)s.", line=entry.line))
+        return _("Took back %(line)s.", line=entry.line)
+
+    return versioned_edit(change, expected=version, current=game.version,
+                          stale=lambda: _stale(game_id, Selection(), mode),
+                          refused=_refused(game, mode),
+                          done=lambda notice: _done(game_id, mode, notice))
 
 
 @bp.post("/<int:game_id>/redo")
 def redo_last(game_id: int) -> Response:
     game = load_game(game_id, "edit")
     mode = _mode()
-    version = _version()
-    if version != game.version:
-        return _stale(game, Selection(), mode)
-    stack = redo_stack(game)
-    if not stack:
-        return _page(game, Selection(), mode=mode, status=422, error=_("Nothing to redo."))
-    entry: RedoEntry = stack[-1]
-    try:
-        text = redo(game.text, entry)
+    version = expected_version()
+
+    def change() -> str:
+        stack = redo_stack(game)
+        if not stack:
+            raise Refused(_("Nothing to redo."))
+        entry = stack[-1]
+        try:
+            text = redo(game.text, entry)
+        except RulesError as err:
+            raise Refused(_("Cannot redo: %(reason)s", reason=err.reason)) from err
         save_game(game.id, text, version, redo=stack[:-1])
-    except StaleEditError:
-        return _stale(load_game(game_id, "edit"), Selection(), mode)
-    except RulesError as err:
-        return _page(game, Selection(), mode=mode, status=422,
-                     error=_("Cannot redo: %(reason)s", reason=err.reason))
-    return _done(game_id, mode, _("Put back %(line)s.", line=entry.line))
+        return _("Put back %(line)s.", line=entry.line)
+
+    return versioned_edit(change, expected=version, current=game.version,
+                          stale=lambda: _stale(game_id, Selection(), mode),
+                          refused=_refused(game, mode),
+                          done=lambda notice: _done(game_id, mode, notice))
 
 
 @bp.post("/<int:game_id>/completed")
 def completed_add(game_id: int) -> Response:
     game = load_game(game_id, "edit")
-    version = _version()
-    if version != game.version:
-        return _stale(game, Selection(), "end")
-    try:
-        value = int(request.form.get("value", ""))
-        text = add_completed(game.text, request.form.get("type", ""), value)
-        save_game(game.id, text, version)
-    except ValueError as err:  # RulesError is a ValueError; so is int("x")
-        reason = getattr(err, "reason", None) or _("choose a marker value")
-        return _page(game, Selection(), mode="end", status=422, error=reason)
-    except StaleEditError:
-        return _stale(load_game(game_id, "edit"), Selection(), "end")
-    return _done(game_id, "end")
+    version = expected_version()
+
+    def change() -> None:
+        try:
+            value = int(request.form.get("value", ""))
+        except ValueError as err:
+            raise Refused(_("choose a marker value")) from err
+        save_game(game.id, add_completed(game.text, request.form.get("type", ""), value),
+                  version)
+
+    return versioned_edit(change, expected=version, current=game.version,
+                          stale=lambda: _stale(game_id, Selection(), "end"),
+                          refused=_refused(game, "end"),
+                          done=lambda _none: _done(game_id, "end"))
 
 
 @bp.post("/<int:game_id>/completed/remove")
 def completed_remove(game_id: int) -> Response:
     game = load_game(game_id, "edit")
-    version = _version()
-    if version != game.version:
-        return _stale(game, Selection(), "end")
-    try:
+    version = expected_version()
+
+    def change() -> None:
         text = remove_completed(game.text, int(request.form.get("index", "-1")))
         save_game(game.id, text, version)
-    except StaleEditError:
-        return _stale(load_game(game_id, "edit"), Selection(), "end")
-    except ValueError as err:
-        return _page(game, Selection(), mode="end", status=422,
-                     error=getattr(err, "reason", None) or str(err))
-    return _done(game_id, "end")
+
+    return versioned_edit(change, expected=version, current=game.version,
+                          stale=lambda: _stale(game_id, Selection(), "end"),
+                          refused=_refused(game, "end"), refusals=(ValueError,),
+                          done=lambda _none: _done(game_id, "end"))

@@ -1,6 +1,7 @@
-"""Where the photo flow keeps its data: the ``photos`` and ``photo_reviews`` tables.
+"""Photos of a game's table and its photo review draft: the ``photos`` and ``photo_reviews``
+tables.
 
-Representation: see ``companion.storage.migrations_photo_web``. A photo row is a dict
+Representation: see ``companion.storage.migrations.m0004_photos``. A photo row is a dict
 ``{id, game_id, width, height, scan (decoded JSON), created}`` (``jpeg`` only through
 ``photo_bytes``). Photos are kept in the database (``jpeg``); the schema's ``path``
 column (a file under ``instance/photos/``) is not used by this version.
@@ -17,11 +18,11 @@ from typing import Any
 
 import sqlite_utils
 
-from companion.storage import transaction
-from companion.storage.database import now
+from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
 
-__all__ = ["NotFoundError", "StaleEditError", "StoredReview"]
+__all__ = ["StoredReview", "delete_review", "get_review", "insert_photo", "photo_bytes",
+           "photos_of", "put_review", "save_review"]
 
 
 @dataclass(frozen=True)

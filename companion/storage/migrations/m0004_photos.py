@@ -1,8 +1,6 @@
-"""Photo-flow schema of the web app: stored photos and the review draft (from 1201).
+"""Migration 4: the photos of a game's table and the photo review draft.
 
-Representation: ``PHOTO_MIGRATIONS`` is a tuple of storage ``Migration`` numbered from
-1201, passed with the web app's own list to ``open_db(path, extra=...)``.
-Migration 1201 creates:
+Representation: creates
 
 - ``photos``: one uploaded photo of a game's table. ``game_id`` (the game, rows go
   with it), ``jpeg`` (the cleaned photo: EXIF-oriented, downscaled, re-encoded as
@@ -11,19 +9,24 @@ Migration 1201 creates:
   ``scan`` (the scanner's JSON, ``Scan.to_json()``, centres in stored pixels),
   ``created`` (ISO UTC).
 - ``photo_reviews``: the review draft of a game, at most one. ``game_id`` (primary
-  key), ``state`` (JSON written by ``companion.web.photo_review``), ``status``
+  key), ``state`` (JSON written by ``companion.web.photos.review``), ``status``
   (``review`` while being checked, ``confirmed`` once it became the game's map),
   ``version`` (+1 on every change: stale edits are refused), ``updated``.
+
+Was number 1201 of the web app's own list (renumbered on open).
 """
 
 from __future__ import annotations
 
 import sqlite_utils
 
-from companion.storage.migrations import Migration, run_statements
+from companion.storage.migrations.statements import run_statements
+
+NUMBER = 4
+NAME = "photos of a game's table and the photo review draft"
 
 
-def _1201_photos(db: sqlite_utils.Database) -> None:
+def apply(db: sqlite_utils.Database) -> None:
     run_statements(
         db,
         """
@@ -49,9 +52,3 @@ def _1201_photos(db: sqlite_utils.Database) -> None:
         """,
     )
 
-
-PHOTO_MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1201, "web: photos of a game's table and the photo review draft", _1201_photos),
-)
-
-__all__ = ["PHOTO_MIGRATIONS"]

@@ -1,7 +1,7 @@
 """One score-sheet number's explanation, to highlight its tiles on the recorder's map.
 
 Representation: ``explanation_for(position, path, player)`` scores the replayed
-game (``companion.web.scoring.sheet_of``), finds the explanation at ``path``
+game (``companion.web.records.sheet_of``), finds the explanation at ``path``
 (``tasks.forest``, ``flags.village``, ``total`` ...; a duel takes the ``player``'s
 sheet) and returns a ``Found``: its value, text, sub-item lines and the tiles
 behind it (items included), which the map draws with the class ``hl``.
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules import Hex, Position, RulesError
+from companion.web.records import sheet_of
 
 
 @dataclass
@@ -36,8 +37,6 @@ def _walk(e: dict[str, Any], found: Found, depth: int) -> None:
 
 
 def explanation_for(position: Position, path: str, player: str | None = None) -> Found:
-    from companion.web.scoring import sheet_of
-
     found = Found(path)
     try:
         sheet = sheet_of(position.game)
