@@ -37,9 +37,6 @@ def _scan_turned(k: int, shift: tuple[int, int], wrong_edge: bool = False) -> Sc
 def test_alignment_undoes_rotation_and_translation():
     for k in range(6):
         scan = _scan_turned(k, (3, -2))
-        found = ev.best_alignment([s.at for s in scan.tiles], [t.at for t in TRUTH],
-                                  [s.code for s in scan.tiles], [t.code for t in TRUTH])
-        assert found[0] == k
         tally = ev.compare(scan, TRUTH, "assembled")
         assert tally.placed_right == 4 and tally.edges_right == 24 and tally.tiles_right == 4
         assert tally.markers_right == 1 and tally.tasks_right == 1

@@ -3,13 +3,18 @@
 Representation: a ``Case`` is one photo (encoded bytes, so decoding is timed like a
 real upload) with its ``Truth`` tiles (axial position, code as it lies, task type,
 marker value, flag, pixel centre) and a kind: ``assembled`` maps are compared after
-aligning the scan's lattice to the truth by the best rigid hex motion (one of six
-rotations plus a translation; codes turn with the lattice); ``loose`` tiles are
+aligning the scan's map onto the truth with the engine's map alignment
+(``companion.rules.best_alignment``: the rigid hex motion, one of six rotations plus a
+translation, under which most tiles agree; codes turn with the lattice); ``loose`` tiles are
 matched by pixel centre and their codes compared modulo rotation. A scan that raises
 counts as an error and all its tiles as misses. ``Tally`` adds cases up.
 
     python -m companion.vision.synth.evaluate [--set rendered|composite|loose|samples]
                                         [--count N] [--seed S] [--size WxH]
+                                        [--tiles DIR] [--samples-dir DIR]
+
+Folders default to the current directory's ``../shared/tiles`` and ``sample_photos``
+(run it from the repository's root).
 """
 
 from __future__ import annotations
@@ -27,10 +32,9 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from companion.rules import DIRECTIONS, Hex, rotate
+from companion.rules import DIRECTIONS, Hex, best_alignment, rotate
 
 SETS = ("rendered", "composite", "loose", "samples")
-REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 class Truth(NamedTuple):
@@ -115,39 +119,6 @@ def _task_of(attributes: dict[str, object]) -> tuple[str | None, int | None]:
     return head, int(num) if num.isdigit() else None
 
 
-def best_alignment(scan_at: list[tuple[int, int]], truth_at: list[tuple[int, int]],
-                   scan_codes: list[str] | None = None,
-                   truth_codes: list[str] | None = None) -> tuple[int, tuple[int, int]]:
-    """The rotation ``k`` and translation that put most scanned cells on truth cells.
-
-    Ties (small or symmetric maps) go to the motion under which most edge letters agree,
-    when codes are given.
-    """
-    truth_code = dict(zip(truth_at, truth_codes, strict=True)) if truth_codes else {}
-    best: tuple[tuple[int, int], int, tuple[int, int]] = ((-1, -1), 0, (0, 0))
-    for k in range(6):
-        turned = [Hex(*a).rotate(k) for a in scan_at]
-        votes: dict[tuple[int, int], int] = {}
-        for t in truth_at:
-            for h in turned:
-                d = (t[0] - h.q, t[1] - h.r)
-                votes[d] = votes.get(d, 0) + 1
-        top = max(votes.values(), default=0)
-        for d, n in votes.items():
-            if n < top - 1:
-                continue
-            agree = 0
-            if scan_codes and truth_code:
-                for h, code in zip(turned, scan_codes, strict=True):
-                    other = truth_code.get((h.q + d[0], h.r + d[1]))
-                    if other is not None:
-                        agree += _same(rotate(code, k), other)
-            score = (n, agree)
-            if score > best[0]:
-                best = (score, k, d)
-    return best[1], best[2]
-
-
 def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
     """Score one scan result against its truth (see the module docstring)."""
     tally = Tally(photos=1, truth_tiles=len(truth), edges=6 * len(truth),
@@ -162,14 +133,14 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
             best = max(range(6), key=lambda k: _same(rotate(tiles[j].code, k), t.code))
             pairs.append((t, rotate(tiles[j].code, best), dict(tiles[j].attributes)))
     else:
-        k, d = best_alignment([tuple(s.at) for s in tiles], [t.at for t in truth],
-                              [s.code for s in tiles], [t.code for t in truth])
-        by_cell = {t.at: t for t in truth}
+        motion, _ = best_alignment({Hex(*t.at): t.code for t in truth},
+                                   {Hex(*s.at): s.code for s in tiles})
+        by_cell = {Hex(*t.at): t for t in truth}
         for s in tiles:
-            h = Hex(*s.at).rotate(k)
-            cell = (h.q + d[0], h.r + d[1])
+            cell = motion.apply_hex(Hex(*s.at))
             if cell in by_cell:
-                pairs.append((by_cell.pop(cell), rotate(s.code, k), dict(s.attributes)))
+                pairs.append((by_cell.pop(cell), motion.apply_code(s.code),
+                              dict(s.attributes)))
         present, flagged = _mismatches(tiles)
         tally.mismatches_present, tally.mismatches_flagged = present, flagged
     tally.placed_right = len(pairs)
@@ -317,25 +288,27 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
 
 
 def composite_cases(count: int, seed: int, size: tuple[int, int],
-                    **light: float) -> Iterator[Case]:
-    """``light`` as for ``rendered_cases``."""
+                    tiles: str | Path | None = None, **light: float) -> Iterator[Case]:
+    """Composites of the crops from the tiles folder ``tiles`` (see
+    ``composite.shared_tiles_dir``); ``light`` as for ``rendered_cases``."""
     from companion.vision.synth.composite import composite_record
 
     rng = np.random.default_rng(seed)
     for i in range(count):
         s = seed + i
         r = composite_record(seed=s, landscape=int(rng.integers(20, 41)), size_px=size,
-                             jpeg_quality=None, **light)
+                             folder=tiles, jpeg_quality=None, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"composite-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
 
 
-def loose_cases() -> Iterator[Case]:
-    """The two development photos of loose tiles, truth from the hand-checked annotations."""
+def loose_cases(tiles: str | Path | None = None) -> Iterator[Case]:
+    """The two development photos of loose tiles in the tiles folder (see
+    ``composite.shared_tiles_dir``), truth from the hand-checked annotations."""
     from companion.vision.synth.composite import PHOTOS, load_annotations, shared_tiles_dir
 
-    folder = shared_tiles_dir()
+    folder = shared_tiles_dir(tiles)
     if folder is None:
         return
     notes = load_annotations()
@@ -362,7 +335,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=10, help="photos (rendered, composite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="4000x3000", help="WIDTHxHEIGHT (rendered, composite)")
-    parser.add_argument("--samples-dir", default=str(REPO_ROOT / "sample_photos"))
+    parser.add_argument("--samples-dir", default="sample_photos",
+                        help="photos with .truth.json beside them (default: sample_photos)")
+    parser.add_argument("--tiles", default=None, metavar="DIR",
+                        help="the development tile photos (default: ../shared/tiles)")
     for name, what in (("shadow", "darkness of a cast shadow, 0..0.5"),
                        ("lighting", "strength of the light gradient, 0..0.3"),
                        ("glare", "strength of a glare patch, 0..0.7")):
@@ -382,14 +358,16 @@ def main(argv: list[str] | None = None) -> int:
     elif args.set == "composite":
         from companion.vision.synth.composite import shared_tiles_dir
 
-        if shared_tiles_dir() is None:
-            print("composite: ../shared/tiles is absent; nothing to evaluate")
+        if shared_tiles_dir(args.tiles) is None:
+            print(f"composite: {args.tiles or '../shared/tiles'} lacks the tile photos; "
+                  "nothing to evaluate")
             return 0
-        cases = composite_cases(args.count, args.seed, (w, h), **light)
+        cases = composite_cases(args.count, args.seed, (w, h), args.tiles, **light)
     elif args.set == "loose":
-        cases = list(loose_cases())
+        cases = list(loose_cases(args.tiles))
         if not cases:
-            print("loose: ../shared/tiles is absent; nothing to evaluate")
+            print(f"loose: {args.tiles or '../shared/tiles'} lacks the tile photos; "
+                  "nothing to evaluate")
             return 0
     else:
         cases = sample_cases(Path(args.samples_dir))
