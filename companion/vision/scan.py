@@ -1,11 +1,12 @@
 """The scanner's entry point: a photo in, a ``Scan`` (tiles + record) out.
 
-Representation: ``Scan.tiles`` is a list of ``ScannedTile`` (axial position ``at``
-relative to the first tile found, or ``(index, 0)`` for loose tiles; six-letter
-``code`` as it lies; six ``confidence`` values 0..1; notation ``attributes``; centre
-in original image pixels; ``mismatch`` edges flagged by neighbour consistency).
-``Scan.record`` is the record text (notation.md section 3) with the tiles in
-breadth-first order from the first tile, so every line touches an earlier one.
+Representation: ``Scan.tiles`` is a list of ``ScannedTile``, each a rules
+``Placement`` (axial ``at`` relative to the first tile found, or ``(index, 0)`` for
+loose tiles; the code as it lies; task and flag) with what the photo adds: six
+``confidence`` values 0..1, the centre in original image pixels, the ``mismatch``
+edges flagged by neighbour consistency. ``Scan.to_record()`` is the rules ``Record``
+with the tiles in breadth-first order from the first tile (every line touches an
+earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_record``.
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
 foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
@@ -21,7 +22,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.rules import DIRECTIONS
+from companion.rules import (
+    DIRECTIONS,
+    Hex,
+    Placement,
+    Record,
+    Section,
+    format_placement,
+    parse_task,
+    write_record,
+)
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask
@@ -46,33 +56,60 @@ LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
 
 @dataclass(frozen=True)
 class ScannedTile:
-    at: tuple[int, int]
-    code: str
+    """One tile as read: its ``placement`` and what the photo says about it."""
+
+    placement: Placement
     confidence: tuple[float, ...]
-    attributes: dict[str, object] = field(default_factory=dict)
     center_px: tuple[float, float] = (0.0, 0.0)
-    mismatch: list[int] = field(default_factory=list)
+    mismatch: tuple[int, ...] = ()
+
+    @property
+    def at(self) -> Hex:
+        return self.placement.at
+
+    @property
+    def code(self) -> str:
+        return self.placement.code
+
+    @property
+    def attributes(self) -> dict[str, object]:
+        """The placement's notation attributes, ``{"task": "grain/4", "heart": True}``."""
+        return attributes_of(self.placement)
 
     def line(self) -> str:
         """The placement line of the record, e.g. ``1 -1 GGMTTM task=grain``."""
-        parts = [str(self.at[0]), str(self.at[1]), self.code]
-        for key, value in self.attributes.items():
-            parts.append(key if value is True else f"{key}={value}")
-        return " ".join(parts)
+        return format_placement(self.placement)
+
+
+def attributes_of(placement: Placement) -> dict[str, object]:
+    """A placement's attributes as the notation writes them (key to value, ``True``
+    for a bare word), in the writer's order."""
+    words = format_placement(placement).split()[3:]
+    return {key: value if sep else True
+            for key, sep, value in (w.partition("=") for w in words)}
 
 
 @dataclass(frozen=True)
 class Scan:
     tiles: list[ScannedTile]
     kind: str
-    record: str
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+    def to_record(self) -> Record:
+        """The board-game record of the tiles, in the order of ``tiles``."""
+        return Record(game="board-game",
+                      sections=[Section(None, [t.placement for t in self.tiles])])
+
+    @property
+    def record(self) -> str:
+        """``to_record()`` in the notation (notation.md section 3)."""
+        return write_record(self.to_record())
 
     def to_json(self) -> dict[str, object]:
         return {
             "tiles": [
-                {"at": [t.at[0], t.at[1]], "code": t.code,
+                {"at": [t.at.q, t.at.r], "code": t.code,
                  "confidence": [round(c, 3) for c in t.confidence],
                  "attributes": dict(t.attributes),
                  "center_px": [round(t.center_px[0], 1), round(t.center_px[1], 1)],
@@ -403,19 +440,26 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
             cell = cells[i]
             assert cell is not None
             code, conf, attrs = readings[i]
-            tiles.append(ScannedTile(at=(cell[0] - origin[0], cell[1] - origin[1]),
-                                     code=code, confidence=conf, attributes=attrs,
-                                     center_px=centres[i], mismatch=flags.get(cell, [])))
+            at = Hex(cell[0] - origin[0], cell[1] - origin[1])
+            tiles.append(ScannedTile(_placement(at, code, attrs), conf, centres[i],
+                                     tuple(flags.get(cell, []))))
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
         readings = _tasks_agreeing(readings, [None] * len(readings), tile_probs, off, config)
-        tiles = [ScannedTile(at=(i, 0), code=code, confidence=conf, attributes=attrs,
-                             center_px=centres[i])
+        tiles = [ScannedTile(_placement(Hex(i, 0), code, attrs), conf, centres[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
-    record = "game: board-game\n" + "".join(t.line() + "\n" for t in tiles)
-    return Scan(tiles=tiles, kind=kind, record=record, warnings=warnings,
+    return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
+
+
+def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:
+    """The rules placement of a tile read with ``attrs`` (``task``, ``flag``)."""
+    task = attrs.get("task")
+    flag = attrs.get("flag")
+    return Placement(at, code,
+                     task=parse_task(task, "board-game") if isinstance(task, str) else None,
+                     flag=flag if isinstance(flag, str) else None)
 
 
 def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None],
