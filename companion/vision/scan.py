@@ -125,15 +125,20 @@ class Scan:
 
 
 @dataclass(frozen=True)
-class _Found:
-    """A tile located in the working image, before reading its art."""
+class LocatedTile:
+    """A tile located in the working image, before reading its art: its lattice
+    ``cell`` (None for a loose tile), six image ``corners`` (working pixels) and the
+    ``rectified`` standard tile (``rectify.rectify``)."""
 
     cell: tuple[int, int] | None
     corners: np.ndarray
     rectified: np.ndarray
 
 
-class _Clock:
+class Deadline:
+    """The time a scan may take (``io.time_limit_s``): ``check()`` raises ``ScanError``
+    once it is over."""
+
     def __init__(self, limit: float) -> None:
         self.start = time.perf_counter()
         self.limit = limit
@@ -170,7 +175,7 @@ def scan_with_debug(image: ImageInput, folder: str, config: ScanConfig | None = 
     return result, [str(p) for p in paths]
 
 
-def _tile_order(result: Scan, found: list[_Found], photo: Photo) -> list[int]:
+def _tile_order(result: Scan, found: list[LocatedTile], photo: Photo) -> list[int]:
     """Index into ``found`` of each tile of ``result`` (matched by centre)."""
     centres = np.array([photo.to_original(tuple(f.corners.mean(axis=0))) for f in found])
     out = []
@@ -181,8 +186,8 @@ def _tile_order(result: Scan, found: list[_Found], photo: Photo) -> list[int]:
 
 
 def _run(image: ImageInput, config: ScanConfig
-         ) -> tuple[Scan, list[_Found], Photo, np.ndarray]:
-    clock = _Clock(config.io.time_limit_s)
+         ) -> tuple[Scan, list[LocatedTile], Photo, np.ndarray]:
+    clock = Deadline(config.io.time_limit_s)
     photo = load_photo(image, config)
     clock.check()
     raw = foreground_mask(photo.image, config, fill=False)
@@ -192,9 +197,9 @@ def _run(image: ImageInput, config: ScanConfig
     return read_tiles(photo, found, kind, config, clock), found, photo, mask
 
 
-def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = None,
+def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None = None,
                  mask: np.ndarray | None = None, raw: np.ndarray | None = None
-                 ) -> tuple[list[_Found], str]:
+                 ) -> tuple[list[LocatedTile], str]:
     """Find the tiles: loose hexagons, or the cells of a fitted lattice.
 
     ``mask`` is the foreground with holes filled, ``raw`` the same before filling.
@@ -221,7 +226,7 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = N
                         corners=b.hexagon, rectified=np.zeros((1, 1, 3), np.uint8))
              for b in hexes if b.hexagon is not None]
     ordered = reading_order(loose)
-    return [_Found(None, t.corners, rectify(image, t.corners, config.rectify.radius))
+    return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius))
             for t in ordered], "loose"
 
 
@@ -245,7 +250,7 @@ def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
 
 
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
-                      config: ScanConfig, clock: _Clock | None = None) -> list[_Found]:
+                      config: ScanConfig, clock: Deadline | None = None) -> list[LocatedTile]:
     """Fit one lattice to all tiles on the table (touching or with small gaps)."""
     import cv2
 
@@ -320,7 +325,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         if _is_bare_table(at_lattice(cell), config):
             continue
         corners = snapped[cell]
-        out.append(_Found(cell, corners, rectify(image, corners, config.rectify.radius)))
+        out.append(LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius)))
     return out
 
 
@@ -361,16 +366,16 @@ def _texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
             float(gray[inner].std()))
 
 
-def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
-               clock: _Clock | None = None) -> Scan:
+def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanConfig,
+               clock: Deadline | None = None) -> Scan:
     """Read the art of every located tile and build the record."""
     warnings: list[str] = []
     gains = edges_mod.white_gains([f.rectified for f in found])
-    found = [_Found(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
+    found = [LocatedTile(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
              for f in found]
     if config.terrain.remove_glare:
         veils = edges_mod.veils([f.rectified for f in found])
-        found = [_Found(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
+        found = [LocatedTile(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
                  for f, v in zip(found, veils, strict=True)]
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
