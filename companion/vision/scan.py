@@ -46,6 +46,7 @@ from companion.vision.io import ImageInput, Photo, load_photo
 from companion.vision.prior import decode
 from companion.vision.rectify import rectify
 from companion.vision.tasks import read_task, reconcile_task
+from companion.vision.terrain_model import edge_log_likelihoods
 
 Reading = tuple[str, tuple[float, ...], dict[str, object]]
 """A tile's code, six confidences and attributes, as read."""
@@ -62,6 +63,9 @@ class ScannedTile:
     confidence: tuple[float, ...]
     center_px: tuple[float, float] = (0.0, 0.0)
     mismatch: tuple[int, ...] = ()
+    doubtful: tuple[int, ...] = ()
+    """Edges a person should check: read with confidence below ``decode.doubt_below``,
+    or in a track/stream ``mismatch``."""
 
     @property
     def at(self) -> Hex:
@@ -113,7 +117,7 @@ class Scan:
                  "confidence": [round(c, 3) for c in t.confidence],
                  "attributes": dict(t.attributes),
                  "center_px": [round(t.center_px[0], 1), round(t.center_px[1], 1)],
-                 "mismatch": list(t.mismatch)}
+                 "mismatch": list(t.mismatch), "doubtful": list(t.doubtful)}
                 for t in self.tiles
             ],
             "record": self.record,
@@ -389,8 +393,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         inside = classes[edges_mod.hexagon_mask(config.rectify.radius) > 0]
         game = np.isin(inside, edges_mod.GAME_CLASSES)
         terrain_like.append(float(np.mean(game)))
-        probs = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
-                                               config)
+        probs = _edge_probabilities(f.rectified, classes, config)
         detail = edges_mod.apply_gains(
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
                     config.rectify.detail_radius), gains)
@@ -446,16 +449,25 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             assert cell is not None
             code, conf, attrs = readings[i]
             at = Hex(cell[0] - origin[0], cell[1] - origin[1])
-            tiles.append(ScannedTile(_placement(at, code, attrs), conf, centres[i],
-                                     tuple(flags.get(cell, []))))
+            mismatch = tuple(flags.get(cell, []))
+            tiles.append(ScannedTile(_placement(at, code, attrs), conf, centres[i], mismatch,
+                                     _doubtful(conf, mismatch, config)))
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
         readings = _tasks_agreeing(readings, [None] * len(readings), tile_probs, off, config)
-        tiles = [ScannedTile(_placement(Hex(i, 0), code, attrs), conf, centres[i])
+        tiles = [ScannedTile(_placement(Hex(i, 0), code, attrs), conf, centres[i],
+                             doubtful=_doubtful(conf, (), config))
                  for i, (code, conf, attrs) in enumerate(readings)]
     return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
+
+
+def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig
+              ) -> tuple[int, ...]:
+    """The edges the review highlights: low confidence or a track/stream mismatch."""
+    low = {e for e, c in enumerate(conf) if c < config.decode.doubt_below}
+    return tuple(sorted(low | set(mismatch)))
 
 
 def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:
@@ -465,6 +477,16 @@ def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:
     return Placement(at, code,
                      task=parse_task(task, "board-game") if isinstance(task, str) else None,
                      flag=flag if isinstance(flag, str) else None)
+
+
+def _edge_probabilities(tile: np.ndarray, classes: np.ndarray, config: ScanConfig
+                        ) -> np.ndarray:
+    """6 x 6 letter probabilities of a tile's edges (rows edges, columns ``FGVTSM``):
+    the learned model (``terrain_model``) or, with ``terrain.learned`` off, the
+    hand-set colour thresholds over the pixel ``classes`` (``edges``)."""
+    if config.terrain.learned:
+        return np.exp(edge_log_likelihoods(tile))
+    return edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config), config)
 
 
 def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None],

@@ -74,6 +74,8 @@ def test_json_shape_and_mismatch_flags() -> None:
     flagged = [t for t in result.tiles if t.mismatch]
     assert len(flagged) == 2  # the track tile and the tile its track runs into
     assert data["mismatches"] == 2
+    for tile in data["tiles"]:  # a mismatch is always among the edges to check
+        assert set(tile["mismatch"]) <= set(tile["doubtful"])
     # With neighbour consistency on, the mismatch is either resolved with a doubtful
     # edge that stays flagged on both sides, or left as it is and flagged.
     fixed = scan(photo, ScanConfig().tuned(use_catalogue=False))

@@ -21,10 +21,10 @@ TRUTH = [
 
 
 def _tile(at: tuple[int, int], code: str, attrs: str = "", conf: float = 1.0,
-          center: tuple[float, float] = (0.0, 0.0), mismatch: tuple[int, ...] = ()
-          ) -> ScannedTile:
+          center: tuple[float, float] = (0.0, 0.0), mismatch: tuple[int, ...] = (),
+          doubtful: tuple[int, ...] = ()) -> ScannedTile:
     placement = Placement.parse(f"{at[0]} {at[1]} {code} {attrs}", "board-game")
-    return ScannedTile(placement, (conf,) * 6, center, mismatch)
+    return ScannedTile(placement, (conf,) * 6, center, mismatch, doubtful)
 
 
 def _scan_turned(k: int, shift: tuple[int, int], wrong_edge: bool = False) -> Scan:
@@ -57,6 +57,27 @@ def test_a_wrong_edge_and_a_missing_tile_are_counted():
     assert tally.placed_right == 3
     assert tally.edges_right == 3 * 6 - 1 and tally.edges == 24
     assert tally.tiles_right == 2
+
+
+def test_wrong_edges_are_counted_doubtful_only_on_their_own_edge():
+    """The scan saw the truth turned by 2 steps with edge 0 of tile (0, 0) wrong: marking
+    the scan's edge 0 doubtful catches it (whatever the turn), marking edge 1 does not."""
+    for marked, caught in (((0,), 1), ((1,), 0)):
+        scan = _scan_turned(2, (0, 0), wrong_edge=True)
+        tiles = [_tile(tuple(s.at), s.code, " ".join(f"{k}={v}" for k, v in s.attributes.items()),
+                       center=s.center_px, doubtful=marked if tuple(s.at) == (0, 0) else ())
+                 for s in scan.tiles]
+        tally = ev.compare(Scan(tiles=tiles, kind="assembled"), TRUTH, "assembled")
+        assert tally.edges_right == 23
+        assert tally.wrong_doubtful == caught and tally.wrong_undoubted == [1 - caught]
+        assert tally.edges_doubtful == 1 and tally.collapsed == 0
+        assert ("below 0.900: 0/1" in tally.doubt_curve([0.9])[0])  # confidences are 1.0
+
+
+def test_an_assembled_map_read_as_one_tile_is_a_collapse():
+    scan = Scan(tiles=[_tile((0, 0), "MMMMMM", center=TRUTH[0].centre)], kind="loose")
+    tally = ev.compare(scan, TRUTH, "assembled")
+    assert tally.collapsed == 1
 
 
 def test_mismatches_present_and_flagged():
