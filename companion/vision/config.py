@@ -187,6 +187,9 @@ class DecodeConfig:
     use_catalogue: bool = True
     off_catalogue_prior: float = 0.02
     """Prior probability that a tile is not (a rotation of) any catalogue tile."""
+    use_inventory: bool = True
+    """Decode all tiles of a photo together, each physical tile of the catalogue used at
+    most once (``inventory.assign``); off: each tile alone."""
     resolve_mismatches: bool = True
     """Re-read both tiles of a track/stream mismatch under each consistent option and
     keep the best (``consistency.resolve``); off: only flag the mismatches."""

@@ -10,7 +10,8 @@ earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_re
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
 foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
--> ``rectify`` -> ``edges`` -> ``tasks`` -> ``prior`` -> ``consistency``.
+-> ``rectify`` -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory``
+(each physical tile once, decoded jointly) -> ``consistency``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
 from companion.vision.flags import find_flag
+from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
 from companion.vision.prior import decode
 from companion.vision.rectify import rectify
@@ -415,6 +417,14 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     if float(np.median(terrain_like)) < config.terrain.min_terrain_fraction:
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
+    free: list[np.ndarray | None] = [None] * len(found)
+    if config.decode.use_catalogue and config.decode.use_inventory:
+        # Each physical tile lies on the table at most once: decode all tiles together.
+        sections = [s for _, s in tile_probs]
+        assigned = assign([p for p, _ in tile_probs], sections, off)
+        free = list(free_candidates(assigned, sections))
+        readings = [(*decode(tile_probs[i][0], off, tile_probs[i][1], cand=free[i])[:2],
+                     readings[i][2]) for i in range(len(readings))]
     centres = [photo.to_original(tuple(f.corners.mean(axis=0))) for f in found]
     if kind == "assembled":
         cells = [f.cell for f in found]
@@ -424,7 +434,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         assert origin is not None
 
         def decoder(i: int, allowed: dict[int, str]) -> tuple[str, tuple[float, ...], float]:
-            code, conf, _, score = decode(tile_probs[i][0], off, tile_probs[i][1], allowed)
+            code, conf, _, score = decode(tile_probs[i][0], off, tile_probs[i][1], allowed,
+                                          free[i])
             return code, conf, score
 
         corrected: list[EdgePair] = []
