@@ -158,6 +158,9 @@ class TerrainConfig:
     (``edges.band_weights``): a neighbouring edge's field reaches in at the corners."""
     band_rim_weight: float = 0.3
     """...and more towards the rim (``1 +`` this) than inside (``1 -`` this)."""
+    learned: bool = True
+    """Edges are read by the learned model (``terrain_model``, trained by
+    ``synth/train_terrain``); off: by the colour thresholds below (``edges``)."""
     remove_glare: bool = True
     """Divide the white veil of glare out of each tile before reading it
     (``edges.veils``)."""
@@ -184,12 +187,19 @@ class DecodeConfig:
     use_catalogue: bool = True
     off_catalogue_prior: float = 0.02
     """Prior probability that a tile is not (a rotation of) any catalogue tile."""
+    use_inventory: bool = True
+    """Decode all tiles of a photo together, each physical tile of the catalogue used at
+    most once (``inventory.assign``); off: each tile alone."""
     resolve_mismatches: bool = True
     """Re-read both tiles of a track/stream mismatch under each consistent option and
     keep the best (``consistency.resolve``); off: only flag the mismatches."""
     resolve_max_cost: float = 4.0
     """...unless the consistent reading is this much less likely (natural log) than
     the two tiles' own readings: then the mismatch is real or unclear, and flagged."""
+    doubt_below: float = 0.9
+    """An edge read with less confidence than this is ``doubtful`` (the review
+    highlights it); calibrated on tuning photos so that the doubtful edges hold nearly
+    all wrong edges while few edges are flagged."""
     doubtful_correction: float = 0.9
     """An edge that neighbour consistency changed with less confidence than this stays
     in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""

@@ -1,15 +1,17 @@
 """The scanner's entry point: a photo in, a ``Scan`` (tiles + record) out.
 
-Representation: ``Scan.tiles`` is a list of ``ScannedTile`` (axial position ``at``
-relative to the first tile found, or ``(index, 0)`` for loose tiles; six-letter
-``code`` as it lies; six ``confidence`` values 0..1; notation ``attributes``; centre
-in original image pixels; ``mismatch`` edges flagged by neighbour consistency).
-``Scan.record`` is the record text (notation.md section 3) with the tiles in
-breadth-first order from the first tile, so every line touches an earlier one.
+Representation: ``Scan.tiles`` is a list of ``ScannedTile``, each a rules
+``Placement`` (axial ``at`` relative to the first tile found, or ``(index, 0)`` for
+loose tiles; the code as it lies; task and flag) with what the photo adds: six
+``confidence`` values 0..1, the centre in original image pixels, the ``mismatch``
+edges flagged by neighbour consistency. ``Scan.to_record()`` is the rules ``Record``
+with the tiles in breadth-first order from the first tile (every line touches an
+earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_record``.
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
 foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
--> ``rectify`` -> ``edges`` -> ``tasks`` -> ``prior`` -> ``consistency``.
+-> ``rectify`` -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory``
+(each physical tile once, decoded jointly) -> ``consistency``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.rules import DIRECTIONS, opposite
+from companion.rules import (
+    DIRECTIONS,
+    Hex,
+    Placement,
+    Record,
+    Section,
+    format_placement,
+    opposite,
+    parse_task,
+    write_record,
+)
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask
@@ -32,10 +44,12 @@ from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
 from companion.vision.flags import find_flag
+from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
 from companion.vision.prior import decode
 from companion.vision.rectify import rectify
 from companion.vision.tasks import read_task, reconcile_task
+from companion.vision.terrain_model import edge_log_likelihoods
 
 Reading = tuple[str, tuple[float, ...], dict[str, object]]
 """A tile's code, six confidences and attributes, as read."""
@@ -46,37 +60,67 @@ LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
 
 @dataclass(frozen=True)
 class ScannedTile:
-    at: tuple[int, int]
-    code: str
+    """One tile as read: its ``placement`` and what the photo says about it."""
+
+    placement: Placement
     confidence: tuple[float, ...]
-    attributes: dict[str, object] = field(default_factory=dict)
     center_px: tuple[float, float] = (0.0, 0.0)
-    mismatch: list[int] = field(default_factory=list)
+    mismatch: tuple[int, ...] = ()
+    doubtful: tuple[int, ...] = ()
+    """Edges a person should check: read with confidence below ``decode.doubt_below``,
+    or in a track/stream ``mismatch``."""
+
+    @property
+    def at(self) -> Hex:
+        return self.placement.at
+
+    @property
+    def code(self) -> str:
+        return self.placement.code
+
+    @property
+    def attributes(self) -> dict[str, object]:
+        """The placement's notation attributes, ``{"task": "grain/4", "heart": True}``."""
+        return attributes_of(self.placement)
 
     def line(self) -> str:
         """The placement line of the record, e.g. ``1 -1 GGMTTM task=grain``."""
-        parts = [str(self.at[0]), str(self.at[1]), self.code]
-        for key, value in self.attributes.items():
-            parts.append(key if value is True else f"{key}={value}")
-        return " ".join(parts)
+        return format_placement(self.placement)
+
+
+def attributes_of(placement: Placement) -> dict[str, object]:
+    """A placement's attributes as the notation writes them (key to value, ``True``
+    for a bare word), in the writer's order."""
+    words = format_placement(placement).split()[3:]
+    return {key: value if sep else True
+            for key, sep, value in (w.partition("=") for w in words)}
 
 
 @dataclass(frozen=True)
 class Scan:
     tiles: list[ScannedTile]
     kind: str
-    record: str
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+    def to_record(self) -> Record:
+        """The board-game record of the tiles, in the order of ``tiles``."""
+        return Record(game="board-game",
+                      sections=[Section(None, [t.placement for t in self.tiles])])
+
+    @property
+    def record(self) -> str:
+        """``to_record()`` in the notation (notation.md section 3)."""
+        return write_record(self.to_record())
 
     def to_json(self) -> dict[str, object]:
         return {
             "tiles": [
-                {"at": [t.at[0], t.at[1]], "code": t.code,
+                {"at": [t.at.q, t.at.r], "code": t.code,
                  "confidence": [round(c, 3) for c in t.confidence],
                  "attributes": dict(t.attributes),
                  "center_px": [round(t.center_px[0], 1), round(t.center_px[1], 1)],
-                 "mismatch": list(t.mismatch)}
+                 "mismatch": list(t.mismatch), "doubtful": list(t.doubtful)}
                 for t in self.tiles
             ],
             "record": self.record,
@@ -88,15 +132,20 @@ class Scan:
 
 
 @dataclass(frozen=True)
-class _Found:
-    """A tile located in the working image, before reading its art."""
+class LocatedTile:
+    """A tile located in the working image, before reading its art: its lattice
+    ``cell`` (None for a loose tile), six image ``corners`` (working pixels) and the
+    ``rectified`` standard tile (``rectify.rectify``)."""
 
     cell: tuple[int, int] | None
     corners: np.ndarray
     rectified: np.ndarray
 
 
-class _Clock:
+class Deadline:
+    """The time a scan may take (``io.time_limit_s``): ``check()`` raises ``ScanError``
+    once it is over."""
+
     def __init__(self, limit: float) -> None:
         self.start = time.perf_counter()
         self.limit = limit
@@ -133,7 +182,7 @@ def scan_with_debug(image: ImageInput, folder: str, config: ScanConfig | None = 
     return result, [str(p) for p in paths]
 
 
-def _tile_order(result: Scan, found: list[_Found], photo: Photo) -> list[int]:
+def _tile_order(result: Scan, found: list[LocatedTile], photo: Photo) -> list[int]:
     """Index into ``found`` of each tile of ``result`` (matched by centre)."""
     centres = np.array([photo.to_original(tuple(f.corners.mean(axis=0))) for f in found])
     out = []
@@ -144,8 +193,8 @@ def _tile_order(result: Scan, found: list[_Found], photo: Photo) -> list[int]:
 
 
 def _run(image: ImageInput, config: ScanConfig
-         ) -> tuple[Scan, list[_Found], Photo, np.ndarray]:
-    clock = _Clock(config.io.time_limit_s)
+         ) -> tuple[Scan, list[LocatedTile], Photo, np.ndarray]:
+    clock = Deadline(config.io.time_limit_s)
     photo = load_photo(image, config)
     clock.check()
     raw = foreground_mask(photo.image, config, fill=False)
@@ -155,9 +204,9 @@ def _run(image: ImageInput, config: ScanConfig
     return read_tiles(photo, found, kind, config, clock), found, photo, mask
 
 
-def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = None,
+def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None = None,
                  mask: np.ndarray | None = None, raw: np.ndarray | None = None
-                 ) -> tuple[list[_Found], str]:
+                 ) -> tuple[list[LocatedTile], str]:
     """Find the tiles: loose hexagons, or the cells of a fitted lattice.
 
     ``mask`` is the foreground with holes filled, ``raw`` the same before filling.
@@ -184,7 +233,7 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = N
                         corners=b.hexagon, rectified=np.zeros((1, 1, 3), np.uint8))
              for b in hexes if b.hexagon is not None]
     ordered = reading_order(loose)
-    return [_Found(None, t.corners, rectify(image, t.corners, config.rectify.radius))
+    return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius))
             for t in ordered], "loose"
 
 
@@ -208,7 +257,7 @@ def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
 
 
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
-                      config: ScanConfig, clock: _Clock | None = None) -> list[_Found]:
+                      config: ScanConfig, clock: Deadline | None = None) -> list[LocatedTile]:
     """Fit one lattice to all tiles on the table (touching or with small gaps)."""
     import cv2
 
@@ -283,7 +332,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         if _is_bare_table(at_lattice(cell), config):
             continue
         corners = snapped[cell]
-        out.append(_Found(cell, corners, rectify(image, corners, config.rectify.radius)))
+        out.append(LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius)))
     return out
 
 
@@ -324,16 +373,16 @@ def _texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
             float(gray[inner].std()))
 
 
-def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
-               clock: _Clock | None = None) -> Scan:
+def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanConfig,
+               clock: Deadline | None = None) -> Scan:
     """Read the art of every located tile and build the record."""
     warnings: list[str] = []
     gains = edges_mod.white_gains([f.rectified for f in found])
-    found = [_Found(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
+    found = [LocatedTile(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
              for f in found]
     if config.terrain.remove_glare:
         veils = edges_mod.veils([f.rectified for f in found])
-        found = [_Found(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
+        found = [LocatedTile(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
                  for f, v in zip(found, veils, strict=True)]
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
@@ -347,8 +396,7 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         inside = classes[edges_mod.hexagon_mask(config.rectify.radius) > 0]
         game = np.isin(inside, edges_mod.GAME_CLASSES)
         terrain_like.append(float(np.mean(game)))
-        probs = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
-                                               config)
+        probs = _edge_probabilities(f.rectified, classes, config)
         detail = edges_mod.apply_gains(
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
                     config.rectify.detail_radius), gains)
@@ -370,6 +418,14 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
     if float(np.median(terrain_like)) < config.terrain.min_terrain_fraction:
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
+    free: list[np.ndarray | None] = [None] * len(found)
+    if config.decode.use_catalogue and config.decode.use_inventory:
+        # Each physical tile lies on the table at most once: decode all tiles together.
+        sections = [s for _, s in tile_probs]
+        assigned = assign([p for p, _ in tile_probs], sections, off)
+        free = list(free_candidates(assigned, sections))
+        readings = [(*decode(tile_probs[i][0], off, tile_probs[i][1], cand=free[i])[:2],
+                     readings[i][2]) for i in range(len(readings))]
     centres = [photo.to_original(tuple(f.corners.mean(axis=0))) for f in found]
     if kind == "assembled":
         cells = [f.cell for f in found]
@@ -379,7 +435,8 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         assert origin is not None
 
         def decoder(i: int, allowed: dict[int, str]) -> tuple[str, tuple[float, ...], float]:
-            code, conf, _, score = decode(tile_probs[i][0], off, tile_probs[i][1], allowed)
+            code, conf, _, score = decode(tile_probs[i][0], off, tile_probs[i][1], allowed,
+                                          free[i])
             return code, conf, score
 
         corrected: list[EdgePair] = []
@@ -403,19 +460,45 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
             cell = cells[i]
             assert cell is not None
             code, conf, attrs = readings[i]
-            tiles.append(ScannedTile(at=(cell[0] - origin[0], cell[1] - origin[1]),
-                                     code=code, confidence=conf, attributes=attrs,
-                                     center_px=centres[i], mismatch=flags.get(cell, [])))
+            at = Hex(cell[0] - origin[0], cell[1] - origin[1])
+            mismatch = tuple(flags.get(cell, []))
+            tiles.append(ScannedTile(_placement(at, code, attrs), conf, centres[i], mismatch,
+                                     _doubtful(conf, mismatch, config)))
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
         readings = _tasks_agreeing(readings, [None] * len(readings), tile_probs, off, config)
-        tiles = [ScannedTile(at=(i, 0), code=code, confidence=conf, attributes=attrs,
-                             center_px=centres[i])
+        tiles = [ScannedTile(_placement(Hex(i, 0), code, attrs), conf, centres[i],
+                             doubtful=_doubtful(conf, (), config))
                  for i, (code, conf, attrs) in enumerate(readings)]
-    record = "game: board-game\n" + "".join(t.line() + "\n" for t in tiles)
-    return Scan(tiles=tiles, kind=kind, record=record, warnings=warnings,
+    return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
+
+
+def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig
+              ) -> tuple[int, ...]:
+    """The edges the review highlights: low confidence or a track/stream mismatch."""
+    low = {e for e, c in enumerate(conf) if c < config.decode.doubt_below}
+    return tuple(sorted(low | set(mismatch)))
+
+
+def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:
+    """The rules placement of a tile read with ``attrs`` (``task``, ``flag``)."""
+    task = attrs.get("task")
+    flag = attrs.get("flag")
+    return Placement(at, code,
+                     task=parse_task(task, "board-game") if isinstance(task, str) else None,
+                     flag=flag if isinstance(flag, str) else None)
+
+
+def _edge_probabilities(tile: np.ndarray, classes: np.ndarray, config: ScanConfig
+                        ) -> np.ndarray:
+    """6 x 6 letter probabilities of a tile's edges (rows edges, columns ``FGVTSM``):
+    the learned model (``terrain_model``) or, with ``terrain.learned`` off, the
+    hand-set colour thresholds over the pixel ``classes`` (``edges``)."""
+    if config.terrain.learned:
+        return np.exp(edge_log_likelihoods(tile))
+    return edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config), config)
 
 
 def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None],
