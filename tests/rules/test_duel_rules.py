@@ -91,11 +91,15 @@ def test_r8_off_in_a_record_rounds_up() -> None:
     assert sheet["players"]["cid"]["module1"]["master-forest"] == 5  # 14 / 3 rounded up
 
 
-def test_r9_off_lets_a_player_without_territories_take_a_place() -> None:
-    text = (DATA / "duel_m1_four_players.dorf").read_text().replace(
-        "cards:", "rulings: R-9=off\ncards:")
-    dan = score_text(text)["players"]["dan"]
-    assert dan["module1"]["master-forest"] == 0  # 4th place is worth 0 with 4 players
+def test_r9_is_a_house_rule_off_by_default() -> None:
+    text = (DATA / "duel_m1_master_zero.dorf").read_text()
+    assert score_text(text)["players"]["blue"]["module1"]["master-forest"] == 4  # 3 vs 0
+    assert score_text(text.replace("cards:", "rulings: R-9=off\ncards:"))["players"][
+        "blue"]["module1"]["master-forest"] == 4  # off is the default
+    house = score_text(text.replace("cards:", "rulings: R-9=on\ncards:"))["players"]
+    assert house["blue"]["module1"]["master-forest"] == 0
+    assert house["blue"]["explanations"]["module1.master-forest"]["rulings"] == ["R-9"]
+    assert house["red"]["module1"]["master-grain"] == 0  # nobody has grain: 0 each
     text3 = (DATA / "duel_m1_many.dorf").read_text()
     assert score_text(text3)["players"]["blue"]["module1"]["master-forest"] == 4
 
