@@ -50,8 +50,10 @@ SPECIAL_TILES = (
     "school",
     "granary",
     "old-oak",
+    "photographer",
 )
-DUEL_SPECIALS = ("school", "granary", "old-oak")
+DUEL_SPECIALS = ("school", "granary", "old-oak", "photographer")
+"""The Duel's Module 2 special tiles: each is an extra tile of the turn of the line above."""
 SECOND_TIME_SPECIALS = {
     "forest-cabin": "forest",
     "harvest-festival": "grain",

@@ -9,8 +9,10 @@ that the views read. A redo entry is ``RedoEntry(player, line)``: the placement
 line an undo took off, with the duel section it came from (``None`` in the
 board game).
 
-The marker pools are ``companion.rules.pools``; whose turn it is in a duel,
-``companion.rules.duel.turns``.
+A refusal is the engine's ``Reason`` (``illegal_now``); ``place`` raises it wrapped
+as ``rule-broken`` (the reason with the rule it breaks, ``explain_illegal``): callers
+read the codes, never the words. The marker pools are ``companion.rules.pools``;
+whose turn it is in a duel, ``companion.rules.duel.turns``.
 
 Chronological order in a duel: both players place the same tile in a turn,
 the first section first. So the last placement made is the last line of the
@@ -26,8 +28,7 @@ from typing import NamedTuple
 
 from companion.rules.board import Board
 from companion.rules.errors import IllegalPlacementError, NotationError
-from companion.rules.game import Game, replay
-from companion.rules.hexgrid import EDGE_NAMES
+from companion.rules.game import Game, placement_reason, replay
 from companion.rules.notation import (
     DUEL_SPECIALS,
     Placement,
@@ -40,6 +41,7 @@ from companion.rules.notation import (
     write_record,
 )
 from companion.rules.pools import markers_left
+from companion.rules.reasons import Reason, render
 
 
 class RedoEntry(NamedTuple):
@@ -110,40 +112,10 @@ def section_of(record: Record, player: str | None) -> Section:
 
 
 # ------------------------------------------------------------------ placing
-RULES = {
-    "occupied": "No two tiles may lie on one hex.",
-    "touch": "Every tile after the first must touch a placed tile.",
-    "track": "A track edge may only meet a track edge or an empty space.",
-    "stream": "A stream edge may only meet a stream edge or an empty space.",
-    "task": "A task tile's own marker must stay achievable: its territory may not become "
-            "larger than the marker's number, nor closed with fewer tiles.",
-}
-
-
-def rule_for(reason: str) -> str:
-    """The placement rule (rules.md section 2) behind a ``Board.why_illegal`` reason."""
-    if "already holds" in reason:
-        return RULES["occupied"]
-    if "touches no" in reason:
-        return RULES["touch"]
-    if "task tile" in reason:
-        return RULES["task"]
-    if " meets " in reason:
-        head, _, tail = reason.partition(" meets ")
-        net = "track" if "track" in (head.split()[0], tail.split()[0]) else "stream"
-        return RULES[net]
-    return ""
-
-
-def explain_illegal(reason: str) -> str:
-    """The engine's reason with the edge named in words and the rule it breaks."""
-    words = reason.split()
-    if len(words) > 2 and words[1] == "edge" and words[2].isdigit():
-        edge = int(words[2])
-        words[2] = f"{edge} ({EDGE_NAMES[edge]})"
-        reason = " ".join(words)
-    rule = rule_for(reason)
-    return f"{reason[0].upper()}{reason[1:]}. {rule}".strip()
+def explain_illegal(why: Reason) -> str:
+    """A refusal for the players: the reason with the edge named in words and the rule it
+    breaks (code ``rule-broken``, rendered by ``reasons.render``)."""
+    return render(Reason("rule-broken", {"why": why}))
 
 
 def build_placement(game: str, q: int, r: int, code: str, attributes: dict[str, str]) -> Placement:
@@ -168,19 +140,23 @@ def is_extra_tile(record: Record, p: Placement, board: Board) -> bool:
     return record.is_duel and p.special in DUEL_SPECIALS and bool(board.turns)
 
 
+def illegal_now(position: Position, player: str | None, p: Placement) -> Reason | None:
+    """Why ``p`` may not go on ``player``'s board now (every placement rule), or None."""
+    return placement_reason(position.record, position.board(player), p)
+
+
 def check_placement(position: Position, player: str | None, p: Placement) -> str | None:
-    """Why ``p`` may not go on ``player``'s board now (explained), or None."""
-    board = position.board(player)
-    reason = board.why_illegal(p)
-    return None if reason is None else explain_illegal(reason)
+    """Why ``p`` may not go on ``player``'s board now, explained (``explain_illegal``)."""
+    why = illegal_now(position, player, p)
+    return None if why is None else explain_illegal(why)
 
 
 def place(text: str, player: str | None, p: Placement) -> str:
     """The record with ``p`` appended to ``player``'s section, after every rule check."""
     position = load_position(text)
-    reason = check_placement(position, player, p)
-    if reason is not None:
-        raise IllegalPlacementError(reason)
+    why = illegal_now(position, player, p)
+    if why is not None:
+        raise IllegalPlacementError(Reason("rule-broken", {"why": why}))
     record = parse_record(text)
     section_of(record, player).placements.append(replace(p, line=None))
     return write_record(record)

@@ -1,7 +1,8 @@
 """Rulings R-n (rules.md): where the rulebooks are silent, the companion decides.
 
 Representation: ``RULINGS`` maps each id (``"R-5"``) to a ``Ruling`` with its topic,
-the default decision and the alternative a table may switch to, in English (the one
+the default decision and the alternative a table may switch to (for a house rule, R-2 and
+R-9, the default is the books' answer and the house rule is switched on), in English (the one
 source of ruling texts: the rules page renders them, translated, from here). A ``RuleSet`` is
 the frozen set of switched-off rulings, read from a record's ``rulings:`` header
 (``rulings: R-5=off, R-2=off``); every score function receives it. The default
@@ -9,8 +10,8 @@ the frozen set of switched-off rulings, read from a record's ``rulings:`` header
 
 >>> RuleSet.parse(["R-5=off"]).on("R-5")
 False
->>> RuleSet().on("R-2")
-True
+>>> RuleSet().on("R-5"), RuleSet().on("R-9"), RuleSet.parse(["R-9=on"]).on("R-9")
+(True, False, True)
 """
 
 from __future__ import annotations
@@ -29,11 +30,21 @@ def N_(text: str) -> str:
 
 @dataclass(frozen=True)
 class Ruling:
+    """A ruling: where the books are silent, ``default`` applies unless switched off.
+    A ``house_rule`` is the other way round: the books settle the question, ``default``
+    is their answer and the house rule (``alternative``) applies only when switched on."""
+
     id: str
     topic: str
     default: str
     alternative: str
     switchable: bool = True
+    house_rule: bool = False
+
+    @property
+    def switch(self) -> str:
+        """The ``rulings:`` header item that switches away from the default."""
+        return f"{self.id}={'on' if self.house_rule else 'off'}"
 
 
 RULINGS: dict[str, Ruling] = {r.id: r for r in (
@@ -42,8 +53,9 @@ RULINGS: dict[str, Ruling] = {r.id: r for r in (
               "with split= for art that shows separate patches."),
            N_("Off: split= is ignored.")),
     Ruling("R-2", N_("Longest track and stream"),
-           N_("The whole connected network counts, branches included."),
-           N_("Off: only the longest chain without branching back.")),
+           N_("The whole connected network counts, branches included (the Duel book)."),
+           N_("House rule, on: only the longest chain without branching back."),
+           house_rule=True),
     Ruling("R-3", N_("Signalman"),
            N_("2 points per grade crossing on the whole track network through the "
               "Signalman."),
@@ -67,39 +79,51 @@ RULINGS: dict[str, Ruling] = {r.id: r for r in (
               "rounded down."),
            N_("Off: rounded up.")),
     Ruling("R-9", N_("Master cards"),
-           N_("A player without a closed territory of 2 or more tiles of that type scores "
-              "0 on a Master card."),
-           N_("Off: that player still takes the place of their rank.")),
+           N_("Players rank by their number of closed territories of 2 or more tiles, a "
+              "count of 0 included (the card names no minimum)."),
+           N_("House rule, on: a player without such a territory scores 0."),
+           house_rule=True),
 )}
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """The rulings switched off for one game (empty: all rulings apply)."""
+    """The rulings switched away from their default for one game: rulings switched off
+    and house rules switched on (empty: every ruling applies, no house rule does).
+    ``on(id)`` tells whether a ruling or house rule applies."""
 
     off: frozenset[str] = frozenset()
+    house: frozenset[str] = frozenset()
 
     def on(self, ruling: str) -> bool:
+        if RULINGS[ruling].house_rule:
+            return ruling in self.house
         return ruling not in self.off
 
     @staticmethod
     def parse(items: Iterable[str]) -> RuleSet:
+        """Read ``R-5=off``, ``R-9=on`` ...; a bare id switches away from its default."""
         off: set[str] = set()
+        house: set[str] = set()
         for item in items:
             rid, eq, state = item.partition("=")
             rid = rid.strip().upper()
-            state = state.strip().lower() if eq else "off"
             if rid not in RULINGS:
                 raise NotationError(f"rulings: unknown ruling {item!r} (R-1 to R-9)")
+            ruling = RULINGS[rid]
+            state = state.strip().lower() if eq else ("on" if ruling.house_rule else "off")
             if state not in ("on", "off"):
                 raise NotationError(f"rulings: {item!r}: use {rid}=on or {rid}=off")
-            if state == "off":
-                if not RULINGS[rid].switchable:
+            if ruling.house_rule:
+                (house.add if state == "on" else house.discard)(rid)
+            elif state == "off":
+                if not ruling.switchable:
                     raise NotationError(f"rulings: {rid} cannot be switched off")
                 off.add(rid)
             else:
                 off.discard(rid)
-        return RuleSet(frozenset(off))
+        return RuleSet(frozenset(off), frozenset(house))
 
     def header(self) -> str:
-        return ", ".join(f"{r}=off" for r in sorted(self.off))
+        items = [f"{r}=off" for r in self.off] + [f"{r}=on" for r in self.house]
+        return ", ".join(sorted(items))

@@ -297,7 +297,7 @@ def verdict(review: Review, game: str = "board-game") -> Verdict:
             try:
                 checked.push_checked(p)
             except IllegalPlacementError as err:
-                problem = (_describe(p, explain_illegal(err.reason)), p.at)
+                problem = (_describe(p, explain_illegal(err.why)), p.at)
     warnings = []
     if problem is None:
         for m in checked.markers:

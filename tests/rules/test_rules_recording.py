@@ -8,9 +8,11 @@ from hypothesis import strategies as st
 
 from companion.rules.duel.turns import duel_turn
 from companion.rules.errors import IllegalPlacementError, NotationError
+from companion.rules.game import replay_text
 from companion.rules.notation import parse_placement, parse_record
 from companion.rules.pools import board_game_pool
 from companion.rules.randomgame import random_record
+from companion.rules.reasons import Reason
 from companion.rules.recording import (
     add_completed,
     build_placement,
@@ -23,12 +25,27 @@ from companion.rules.recording import (
 
 
 def test_explanation_names_the_edge_and_the_rule() -> None:
-    assert explain_illegal("track edge 3 meets grain at (0, 1)") == (
-        "Track edge 3 (S) meets grain at (0, 1). A track edge may only meet a track edge "
+    board = replay_text("game: board-game\n0 0 GGGGGG\n").board
+    why = board.illegal_reason(parse_placement("0 1 TMMMMM", "board-game"))
+    assert why is not None and why.code == "edge-mismatch"
+    assert explain_illegal(why) == (
+        "Track edge 0 (N) meets grain at (0, 0). A track edge may only meet a track edge "
         "or an empty space.")
-    assert "must touch" in explain_illegal("(5, 5) touches no placed tile")
-    assert "No two tiles" in explain_illegal("(0, 0) already holds a tile (line 2)")
-    assert "stream edge may only" in explain_illegal("forest edge 1 meets stream at (1, -1)")
+    touch = board.illegal_reason(parse_placement("5 5 MMMMMM", "board-game"))
+    assert touch is not None and "must touch" in explain_illegal(touch)
+    taken = board.illegal_reason(parse_placement("0 0 MMMMMM", "board-game"))
+    assert taken is not None and "No two tiles" in explain_illegal(taken)
+    stream = Reason.of("edge-mismatch", terrain="forest", edge=1, other="stream",
+                       neighbour=(1, -1))
+    assert "stream edge may only" in explain_illegal(stream)
+
+
+def test_place_raises_the_code_of_the_broken_rule() -> None:
+    with pytest.raises(IllegalPlacementError) as err:
+        place("game: board-game\n0 0 GGMTTM\n", None, parse_placement("0 1 GGGGGG", "board-game"))
+    assert err.value.why.code == "rule-broken"
+    assert err.value.why["why"].code == "edge-mismatch"
+    assert err.value.why["why"]["neighbour"] == (0, 0)
 
 
 def test_place_refuses_with_the_reason_and_keeps_the_text() -> None:

@@ -4,9 +4,11 @@ Representation: ``module1_fields(record, boards)`` returns, per player, the
 explanations ``module1.CARD`` for every card named in ``cards:`` (in that
 order) and ``module1.total``. Cards: ``large-X`` (a race: the turn at which
 the player first owns a closed X territory of 5+ tiles, found by replaying the
-board turn by turn), ``master-X`` (most closed X territories of 2+ tiles),
+board turn by turn), ``master-X`` (players rank by their number of closed X
+territories of 2+ tiles, a count of 0 included; house rule R-9: none scores 0),
 ``many-X`` (the table ``MANY_POINTS``, no competition); X is forest, grain or
-village. Places and ties: ``companion.rules.duel.places``.
+village. Places and ties: ``companion.rules.duel.places``. ``cards_warnings``:
+a ``cards:`` header without one card per landscape type (scored as written).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from dataclasses import dataclass
 from companion.rules.board import Board
 from companion.rules.duel.places import Place, share_places
 from companion.rules.explain import Explanation, total_of
+from companion.rules.game import Warning
 from companion.rules.hexgrid import Hex
 from companion.rules.notation import TERRITORY_TYPES, Record
+from companion.rules.reasons import Reason
 from companion.rules.territories import BoardTerritories, Territory
 from companion.rules.tiles import LETTER_OF
 
@@ -105,7 +109,7 @@ def large_card(kind: str, boards: Mapping[str, Board], round_down: bool) -> dict
 def master_card(kind: str, boards: Mapping[str, Board], round_down: bool,
                 none_scores_zero: bool) -> dict[str, Explanation]:
     found = {p: closed_territories(b, kind) for p, b in boards.items()}
-    keys: dict[str, int | None] = {
+    keys: dict[str, int | None] = {  # the card's text ranks a count of 0 too (R-9 off)
         p: None if (none_scores_zero and not ts) else -len(ts) for p, ts in found.items()
     }
     places = share_places(keys, len(boards), round_down)
@@ -124,7 +128,7 @@ def master_card(kind: str, boards: Mapping[str, Board], round_down: bool,
         text = (f"{kind.title()} Master: {closed_count(len(ts), kind)} of {MASTER_SIZE}+ "
                 f"tiles; {place.describe()}{others}")
         out[p] = Explanation(place.points, text, [h for t in ts for h in t.tiles],
-                             rulings=_rulings(place, ["R-9"] if not ts else []), items=items)
+                             rulings=_rulings(place, []), items=items)
     return out
 
 
@@ -153,6 +157,16 @@ def card_scores(card: str, boards: Mapping[str, Board], record: Record) -> dict[
     if kind_of_card == "master":
         return master_card(kind, boards, rules.on("R-8"), rules.on("R-9"))
     return many_card(kind, boards)
+
+
+def cards_warnings(record: Record) -> list[Warning]:
+    """A ``cards:`` header should name one card of each landscape type (rules.md §7);
+    another mix is scored as written and warned about."""
+    kinds = sorted(card.partition("-")[2] for card in record.cards)
+    if not record.cards or kinds == sorted(TERRITORY_TYPES):
+        return []
+    return [Warning(record.header_lines.get("cards"), None,
+                    Reason("cards-mix", {"cards": list(record.cards)}))]
 
 
 def module1_fields(record: Record, boards: Mapping[str, Board]) -> dict[

@@ -3,9 +3,20 @@
 Representation: ``module2_scores(record, boards)`` returns one ``PointsOfInterest``
 per player: the choice points (the turns of the player's 4th, 7th and 10th
 completed task), the points of interest the record shows (inferred: a School /
-Granary / Old Oak tile, any ``camera``, any ``heart``; the record does not name the
-choice), the explanations ``module2.points_of_interest`` (the special tile),
-``module2.photographer``, ``module2.hearts``, ``module2.total``, and warnings.
+Granary / Old Oak tile, a Photographer tile, any ``camera``, any ``heart``; the record
+does not name the choice), the explanations ``module2.points_of_interest`` (the
+special tile), ``module2.photographer``, ``module2.hearts``, ``module2.total``, and
+warnings.
+
+School / Granary / Old Oak and the Photographer are special tiles placed as an extra
+tile of their turn. Each player takes one of the first three; once only one player
+has taken a type, a later choice of it by the other player is warned about
+(``exclusive_warnings``). The photographer figure starts on its tile; a camera goes on
+a tile placed next to the photographer's tile, which then moves there: a camera
+elsewhere (or before any Photographer tile) is warned about, naming the line, and
+more than the 18 cameras of the box in both landscapes together too
+(``camera_warnings``). An end-of-game entry (``completed:`` header) has no placement
+order: its cameras are only counted.
 
 Hearts allowed: 3 for the first player to choose them, 2 for a later chooser, 3
 each when chosen in the same turn. The choice turn of hearts is inferred as the
@@ -23,12 +34,15 @@ from companion.rules.board import COMPLETED, Board, Marker
 from companion.rules.duel.places import ordinal
 from companion.rules.explain import Explanation, total_of
 from companion.rules.game import Warning
-from companion.rules.hexgrid import Hex, within
+from companion.rules.hexgrid import Hex, distance, within
 from companion.rules.landscape import Landscape, matching_edges
 from companion.rules.notation import DUEL_SPECIALS, Placement, Record
+from companion.rules.reasons import Reason
 from companion.rules.territories import BoardTerritories
 
 CHOICE_AT = (4, 7, 10)
+PHOTOGRAPHER = "photographer"
+CAMERAS = 18
 SPECIAL_TERRAIN = {"school": "village", "granary": "grain", "old-oak": "forest"}
 SPECIAL_LETTER = {"school": "V", "granary": "G", "old-oak": "F"}
 SPECIAL_REACH = 2
@@ -58,6 +72,7 @@ class PointsOfInterest:
     warnings: list[Warning] = field(default_factory=list)
     hearts_turn: int | None = None
     hearts: list[Placement] = field(default_factory=list)
+    special_tiles: list[tuple[Placement, int]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -94,28 +109,41 @@ def special_score(land: Landscape, p: Placement) -> Explanation:
                                   f"within distance {SPECIAL_REACH}", [p.at, *near])
 
 
-def _infer(board: Board, choices: list[ChoicePoint], who: str) -> PointsOfInterest:
-    """Which points of interest the record shows, and at which choice point."""
+def _infer(board: Board, choices: list[ChoicePoint], who: str,
+           ordered: bool = True) -> PointsOfInterest:
+    """Which points of interest the record shows, and at which choice point
+    (``ordered``: the record is a log, so cameras can be checked against the
+    photographer's moves)."""
     poi = PointsOfInterest(choices)
     turns = turn_of(board)
     free = [c for c in choices if c.turn is not None]
     listed = ", ".join(c.describe() for c in choices) or "none reached"
+    photographer: Hex | None = None
     for p in board.history:
+        if p.camera and ordered:
+            _check_camera(poi, p, photographer, turns[p.at], who)
+            photographer = p.at if photographer is not None else None
         if p.special not in DUEL_SPECIALS:
             continue
         turn = turns[p.at]
         match = next((c for c in free if c.turn == turn), None)
         if match is None:
-            poi.warnings.append(Warning(p.line, turn, f"{who}: {p.special} tile placed at turn "
-                                                      f"{turn}, which is no choice point of "
-                                                      f"theirs (choice points: {listed})"))
+            poi.warnings.append(Warning(p.line, turn, Reason("special-off-choice", {
+                "who": who, "special": p.special, "turn": turn, "choices": listed})))
         else:
             free.remove(match)
-        if p.special in poi.chosen or set(poi.chosen) & set(DUEL_SPECIALS):
-            poi.warnings.append(Warning(p.line, turn, f"{who}: a second School / Granary / Old "
-                                                      f"Oak tile ({p.special}); each player "
-                                                      f"takes only one of the three"))
+        if p.special == PHOTOGRAPHER:
+            if PHOTOGRAPHER in poi.chosen:
+                poi.warnings.append(Warning(p.line, turn, Reason("point-chosen-twice", {
+                    "who": who, "name": PHOTOGRAPHER})))
+            poi.chosen.setdefault(PHOTOGRAPHER, turn)
+            photographer = p.at
+            continue
+        if set(poi.chosen) & set(SPECIAL_TERRAIN):
+            poi.warnings.append(Warning(p.line, turn, Reason("second-special", {
+                "who": who, "special": p.special})))
         poi.chosen.setdefault(p.special, turn)
+        poi.special_tiles.append((p, turn))
     poi.hearts = [p for p in board.history if p.heart]
     if poi.hearts:
         first = min(turns[p.at] for p in poi.hearts)
@@ -124,18 +152,51 @@ def _infer(board: Board, choices: list[ChoicePoint], who: str) -> PointsOfIntere
             free.remove(before[-1])
             poi.hearts_turn = before[-1].turn
         else:
-            poi.warnings.append(Warning(poi.hearts[0].line, first, f"{who}: a heart at turn "
-                                                                   f"{first} but no free choice "
-                                                                   f"point before it"))
+            poi.warnings.append(Warning(poi.hearts[0].line, first, Reason(
+                "heart-without-choice", {"who": who, "turn": first})))
         poi.chosen["hearts"] = poi.hearts_turn
-    if any(p.camera for p in board.history):
-        poi.chosen["photographer"] = free[0].turn if free else None
+    if any(p.camera for p in board.history) and PHOTOGRAPHER not in poi.chosen:
+        poi.chosen[PHOTOGRAPHER] = free[0].turn if free else None
     if len(poi.chosen) > len(choices):
-        poi.warnings.append(Warning(None, None, f"{who}: {len(poi.chosen)} points of interest "
-                                                f"({', '.join(poi.chosen)}) but only "
-                                                f"{len(choices)} choice point(s) reached "
-                                                f"({listed})"))
+        poi.warnings.append(Warning(None, None, Reason("too-many-points", {
+            "who": who, "count": len(poi.chosen), "names": list(poi.chosen),
+            "reached": len(choices), "choices": listed})))
     return poi
+
+
+def _check_camera(poi: PointsOfInterest, p: Placement, photographer: Hex | None, turn: int,
+                  who: str) -> None:
+    """Warn when the camera's tile was not next to the photographer's when placed."""
+    if photographer is None:
+        poi.warnings.append(Warning(p.line, turn, Reason("camera-without-photographer", {
+            "who": who, "at": p.at})))
+    elif distance(photographer, p.at) != 1:
+        poi.warnings.append(Warning(p.line, turn, Reason("camera-not-next-to-photographer", {
+            "who": who, "at": p.at, "turn": turn, "photographer": photographer})))
+
+
+def exclusive_warnings(out: Mapping[str, PointsOfInterest]) -> None:
+    """School / Granary / Old Oak: once only one player has taken a type, the others'
+    copies go back to the box; a later choice of that type by another player is
+    warned about (the same turn: both may take it)."""
+    for who, poi in out.items():
+        for p, turn in poi.special_tiles:
+            for other, theirs in out.items():
+                taken = theirs.chosen.get(str(p.special))
+                if other != who and taken is not None and taken < turn:
+                    poi.warnings.append(Warning(p.line, turn, Reason("special-taken-by-other", {
+                        "who": who, "special": p.special, "other": other,
+                        "other_turn": taken})))
+                    break
+
+
+def camera_warnings(boards: Mapping[str, Board]) -> list[Warning]:
+    """The camera markers both players hold, against the box (shared by both)."""
+    count = sum(1 for b in boards.values() for p in b.tiles.values() if p.camera)
+    if count > CAMERAS:
+        return [Warning(None, None, Reason("cameras-exceeded", {"count": count,
+                                                                 "have": CAMERAS}))]
+    return []
 
 
 def _hearts_field(land: Landscape, turns: Mapping[Hex, int], poi: PointsOfInterest,
@@ -151,10 +212,9 @@ def _hearts_field(land: Landscape, turns: Mapping[Hex, int], poi: PointsOfIntere
              f"first heart)" if poi.hearts_turn is not None else "choice point unknown")
     if allowed is not None and len(items) > allowed:
         extra = poi.hearts[allowed]
-        poi.warnings.append(Warning(extra.line, turns[extra.at],
-                                    f"{who}: {len(items)} hearts in the landscape; only "
-                                    f"{allowed} allowed ({HEARTS_FIRST} for the first chooser, "
-                                    f"{HEARTS_LATER} for a later one)"))
+        poi.warnings.append(Warning(extra.line, turns[extra.at], Reason("too-many-hearts", {
+            "who": who, "count": len(items), "allowed": allowed, "first": HEARTS_FIRST,
+            "later": HEARTS_LATER})))
     return total_of(items, f"Hearts, {chose}, {allowed} allowed: 1 per edge meeting the same "
                            f"terrain (meadow too)")
 
@@ -173,19 +233,19 @@ def module2_scores(record: Record, boards: Mapping[str, Board]) -> dict[str, Poi
     first_section = record.sections[0].player if record.sections else None
     for who, board in boards.items():
         extra = len(record.completed) if who == first_section else 0
-        out[who] = _infer(board, choice_points(board, extra), who)
+        out[who] = _infer(board, choice_points(board, extra), who, not record.completed)
     if 2 not in record.modules:
         for who, poi in out.items():
             if poi.chosen:
-                poi.warnings = [Warning(None, None, f"{who}: points of interest in the record "
-                                                    f"({', '.join(poi.chosen)}) but Module 2 is "
-                                                    f"not in play (modules:): not scored")]
+                poi.warnings = [Warning(None, None, Reason("module2-not-in-play", {
+                    "who": who, "names": list(poi.chosen)}))]
             poi.fields = {"module2.total": Explanation(0, "Module 2 is not in play (modules:)")}
         return out
     heart_keys = {w: (p.hearts_turn if p.hearts_turn is not None
                       else min(turn_of(boards[w])[h.at] for h in p.hearts) - 1)
                   for w, p in out.items() if p.hearts}
     allowed = hearts_allowed(heart_keys)
+    exclusive_warnings(out)
     for who, poi in out.items():
         board = boards[who]
         land = Landscape(board.tiles, BoardTerritories(board), [])
@@ -195,7 +255,7 @@ def module2_scores(record: Record, boards: Mapping[str, Board]) -> dict[str, Poi
 
 def _fields(land: Landscape, turns: Mapping[Hex, int], poi: PointsOfInterest,
             allowed: int | None, who: str) -> dict[str, Explanation]:
-    specials = [p for p in land.tiles.values() if p.special in DUEL_SPECIALS]
+    specials = [p for p in land.tiles.values() if p.special in SPECIAL_TERRAIN]
     where = "; ".join(f"{name} chosen at turn {t}" if t is not None else f"{name}: turn unknown"
                       for name, t in poi.chosen.items())
     choices = ", ".join(c.describe() for c in poi.choices) or "none reached"

@@ -6,8 +6,11 @@ tile shares the turn of the line above it). ``duel_turn(game)`` names the player
 place next (the one with fewer turns, the first on a tie) and the tile the other
 player placed that turn. ``reveal_warnings(game)`` checks the reveal order: the
 first 3 turns reveal task tiles, afterwards a task tile while any player has fewer
-than 3 active markers, else a landscape tile; 42 landscape and 27 task tiles per
-player. Every warning names the turn (a log is never refused for its order).
+than 3 active markers (and task tiles are left), else a landscape tile; 42 landscape
+and 27 task tiles per player; after the last landscape tile, task tiles go on only
+when it completed or failed a task, until both landscapes hold 3 active markers (or
+the task tiles run out). Every warning names the turn (a log is never refused for
+its order).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 
 from companion.rules.game import DUEL_LANDSCAPE, DUEL_TASK_TILES, Game, Step, Warning
 from companion.rules.notation import DUEL_SPECIALS, Placement
+from companion.rules.reasons import Reason
 
 FIRST_TASK_TURNS = 3
 MIN_ACTIVE = 3
@@ -64,7 +68,11 @@ def duel_turn(game: Game) -> Turn:
 
 def reveal_warnings(game: Game) -> dict[str, list[Warning]]:
     """Reveal-order warnings naming the turn (never a refusal). An end-of-game entry
-    (a ``completed:`` header) lists the final map in any order: none."""
+    (a ``completed:`` header) lists the final map in any order: none.
+
+    After a player's last landscape tile the game ends, unless that turn completed or
+    failed a task: then task tiles go on while either player has fewer than 3 active
+    markers and task tiles are left (rules.md section 4)."""
     firsts = {str(w): turn_steps(s) for w, s in game.steps.items()}
     out: dict[str, list[Warning]] = {w: [] for w in firsts}
     if game.record.completed:
@@ -72,40 +80,44 @@ def reveal_warnings(game: Game) -> dict[str, list[Warning]]:
     landscape = dict.fromkeys(firsts, 0)
     tasks = dict.fromkeys(firsts, 0)
     changed_turns = {s.turn for steps in game.steps.values() for s in steps if s.changed}
+    last_landscape_turn: dict[str, int] = {}
     last = max((max(f, default=0) for f in firsts.values()), default=0)
     for turn in range(1, last + 1):
         here = {w: f[turn] for w, f in firsts.items() if turn in f}
         low = {w: s.active_before for w, s in here.items() if s.active_before < MIN_ACTIVE}
         for who, step in here.items():
-            expected, why = _expected(turn, low, landscape[who], tasks[who], turn - 1 in
-                                      changed_turns, here)
+            ending = last_landscape_turn.get(who)
+            go_on = ending is not None and ending in changed_turns
+            expected, why = _expected(turn, low, landscape[who], tasks[who], go_on, here)
             p = step.placement
             is_task = p.task is not None
             if expected == "end":
-                out[who].append(Warning(p.line, turn, f"{who}: the game was over: no landscape "
-                                                      f"tile was left and the last one changed "
-                                                      f"no task"))
+                out[who].append(Warning(p.line, turn, Reason("game-over", {"who": who})))
             elif (expected == "task") != is_task:
-                out[who].append(Warning(p.line, turn, f"{who}: a {expected} tile should have "
-                                                      f"been revealed ({why})"))
+                code = "task-tile-expected" if expected == "task" else "landscape-tile-expected"
+                out[who].append(Warning(p.line, turn, Reason(code, {"who": who, "why": why})))
             landscape[who] += not is_task
             tasks[who] += is_task
+            if landscape[who] == DUEL_LANDSCAPE and not is_task:
+                last_landscape_turn[who] = turn
     for who, n in landscape.items():
         if n > DUEL_LANDSCAPE:
-            out[who].append(Warning(None, None, f"{who}: {n} landscape tiles placed; a player "
-                                                f"has {DUEL_LANDSCAPE} for a game"))
+            out[who].append(Warning(None, None, Reason("too-many-landscape", {
+                "who": who, "placed": n, "limit": DUEL_LANDSCAPE})))
     return out
 
 
 def _expected(turn: int, low: Mapping[str, int], landscape: int, tasks: int,
-              last_changed: bool, here: Mapping[str, Step]) -> tuple[str, str]:
+              go_on: bool, here: Mapping[str, Step]) -> tuple[str, Reason]:
+    """The tile kind the reveal order expects this turn, and why."""
     if turn <= FIRST_TASK_TURNS:
-        return "task", f"one of the first {FIRST_TASK_TURNS} turns"
+        return "task", Reason("first-turns", {"turns": FIRST_TASK_TURNS})
+    few = Reason("players-few-active", {"players": [(w, n) for w, n in low.items()]})
     if landscape >= DUEL_LANDSCAPE:
-        return ("task", "the last landscape tile changed a task") if last_changed else (
-            "end", "")
+        if go_on and low and tasks < DUEL_TASK_TILES:
+            return "task", Reason("last-landscape-changed", {"then": few})
+        return "end", Reason("game-over", {})
     if low and tasks < DUEL_TASK_TILES:
-        return "task", ", ".join(f"{w} has {n} active marker{'' if n == 1 else 's'}"
-                                for w, n in low.items())
-    counts = ", ".join(f"{w} {s.active_before}" for w, s in here.items())
-    return "landscape", f"every player has {MIN_ACTIVE}+ active markers: {counts}"
+        return "task", few
+    return "landscape", Reason("players-enough-active", {
+        "minimum": MIN_ACTIVE, "players": [(w, s.active_before) for w, s in here.items()]})

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from companion.rules.duel.turns import turn_steps
 from companion.rules.game import Game, Warning
 from companion.rules.notation import Placement
+from companion.rules.reasons import Reason
 from companion.rules.tiles import canonical
 
 
@@ -39,28 +40,28 @@ def tile_warnings(game: Game) -> dict[str, list[Warning]]:
             if canonical(a.code) == canonical(b.code) and (a.task is None) == (b.task is None):
                 continue
             for me, p, other, q in ((who, b, ref_name, a), (ref_name, a, who, b)):
-                out[me].append(Warning(p.line, turn, f"{me} placed {_kind(p)} {p.code}, {other} "
-                                                     f"{_kind(q)} {q.code} (line {q.line}): every "
-                                                     f"player places the same tile each turn"))
+                out[me].append(Warning(p.line, turn, Reason("tiles-differ", {
+                    "who": me, "kind": _kind(p), "code": p.code, "other": other,
+                    "other_kind": _kind(q), "other_code": q.code, "other_line": q.line})))
         if len(mine) != len(ref):
             short, long_ = (who, ref_name) if len(mine) < len(ref) else (ref_name, who)
-            out[short].append(Warning(None, None, f"{short} played {len(firsts[short])} turns, "
-                                                  f"{long_} {len(firsts[long_])}"))
+            out[short].append(Warning(None, None, Reason("turn-counts-differ", {
+                "short": short, "short_turns": len(firsts[short]), "long": long_,
+                "long_turns": len(firsts[long_])})))
     return out
 
 
 def pool_by_player(game: Game) -> tuple[dict[str, list[Warning]], list[Warning]]:
     """The game's marker-pool warnings, each given to the player whose section holds
-    its line (or whose name starts it); the rest concern the whole game."""
+    its line (or whom the warning names, parameter ``who``); the rest concern the whole
+    game."""
     sections = [s for s in game.record.sections if s.player is not None]
     out: dict[str, list[Warning]] = {s.player: [] for s in sections if s.player}
     lines = {p.line: s.player for s in sections for p in s.placements}
     rest: list[Warning] = []
     for w in game.warnings:
-        who = lines.get(w.line) or next(
-            (s.player for s in sections if s.player and w.text.startswith(f"{s.player}: ")),
-            None)
-        (out[who] if who else rest).append(w)
+        who = lines.get(w.line) or w.why.params.get("who")
+        (out[who] if who in out else rest).append(w)
     return out, rest
 
 

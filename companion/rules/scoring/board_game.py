@@ -19,6 +19,7 @@ from companion.rules.explain import Explanation, total_of
 from companion.rules.game import Game, Warning
 from companion.rules.landscape import Landscape
 from companion.rules.notation import FLAG_TYPES, TASK_TYPES, Record
+from companion.rules.reasons import Reason
 from companion.rules.scoring.components import ALIASES, COMPONENTS
 from companion.rules.scoring.fields import (
     flag_fields,
@@ -85,8 +86,8 @@ def unlocked_fields(record: Record, land: Landscape) -> tuple[dict[str, Explanat
     live = {ALIASES.get(u, u) for u in record.unlocked}
     for h, p in land.tiles.items():
         if p.special and p.special in COMPONENTS and p.special not in live:
-            warnings.append(Warning(p.line, None, f"{p.special} tile at {h} is on the map but "
-                                                  f"not unlocked: not scored"))
+            warnings.append(Warning(p.line, None, Reason("special-not-unlocked", {
+                "special": p.special, "at": h})))
     return fields, warnings
 
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.board import Board, Marker
-from companion.rules.duel.module1 import module1_fields
-from companion.rules.duel.module2 import PointsOfInterest, module2_scores
+from companion.rules.duel.module1 import cards_warnings, module1_fields
+from companion.rules.duel.module2 import PointsOfInterest, camera_warnings, module2_scores
 from companion.rules.duel.turns import reveal_warnings
 from companion.rules.duel.warnings import merge, pool_by_player, tile_warnings
 from companion.rules.explain import Explanation, total_of
@@ -151,4 +151,8 @@ def score_duel(game: Game) -> DuelSheet:
         players.append(PlayerSheet(who, fields, list(board.markers), module2[who],
                                    sorted(warnings.get(who, []),
                                           key=lambda w: (w.turn or 0, w.line or 0))))
+    if 1 in record.modules:
+        general = [*general, *cards_warnings(record)]
+    if 2 in record.modules:
+        general = [*general, *camera_warnings(boards)]
     return DuelSheet(players, winner_explanation(players), general)

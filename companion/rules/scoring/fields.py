@@ -16,6 +16,7 @@ from companion.rules.explain import Explanation, total_of
 from companion.rules.hexgrid import DIRECTIONS, Hex, opposite
 from companion.rules.landscape import CompletedMarker, Landscape
 from companion.rules.notation import FLAG_TYPES, Record
+from companion.rules.reasons import Reason
 from companion.rules.territories import BoardTerritories, Territory
 from companion.rules.tiles import LETTER_OF
 
@@ -41,6 +42,14 @@ def completed_markers(record: Record, board: Board, section_index: int = 0) -> l
     return out
 
 
+def _marker_tiles(board: Board, m: Marker) -> list[Hex]:
+    """The tiles of the territory that decided a marker (its tile alone for wraparound)."""
+    if not m.nodes:
+        return [m.at]
+    node = m.nodes[m.task.terrains.index(m.via)] if m.via in m.task.terrains else m.nodes[0]
+    return sorted(board.component_tiles(node), key=lambda h: (h.r, h.q))
+
+
 def task_fields(record: Record, board: Board, types: tuple[str, ...],
                 section_index: int = 0) -> dict[str, Explanation]:
     """``tasks.TYPE`` explanations: completed markers from the log and the header."""
@@ -50,21 +59,27 @@ def task_fields(record: Record, board: Board, types: tuple[str, ...],
         for m in board.markers:
             if m.type != t or m.state != COMPLETED:
                 continue
-            via = f" through its {m.via} territory" if m.via else ""
-            items.append(Explanation(m.value, f"{t}/{m.value} at {m.at} (line {m.line}) "
-                                              f"completed at turn {m.turn}{via}: {m.reason}",
-                                     [m.at], [m.turn] if m.turn else []))
+            assert m.why is not None and m.turn is not None
+            why = Reason("marker-completed", {
+                "task": m.task.text(), "type": t, "value": m.value, "at": m.at,
+                "line": m.line, "turn": m.turn, "via": m.via, "why": m.why,
+                "tiles": _marker_tiles(board, m)})
+            items.append(Explanation.of(m.value, why, [m.at], [m.turn]))
         if section_index == 0:
             for spec in record.completed:
                 if spec.type == t and spec.value:
-                    items.append(Explanation(spec.value, f"{t}/{spec.value} completed (from the "
-                                                         f"'completed:' header)"))
+                    items.append(Explanation.of(spec.value, Reason("marker-from-header", {
+                        "task": spec.text(), "type": t, "value": spec.value})))
         for m in board.markers:
             if m.type == t and m.state != COMPLETED:
-                why = (f"failed at turn {m.turn}: {m.reason}" if m.state == "failed"
-                       else f"still active: {board.marker_status(m)[1]}")
-                items.append(Explanation(0, f"{t}/{m.value} at {m.at} (line {m.line}) {why}",
-                                         [m.at], [m.turn] if m.turn else []))
+                params = {"task": m.task.text(), "type": t, "value": m.value, "at": m.at,
+                          "line": m.line, "turn": m.turn}
+                if m.state == "failed":
+                    assert m.why is not None
+                    why = Reason("marker-failed", {**params, "why": m.why})
+                else:
+                    why = Reason("marker-active", {**params, "why": board.marker_state(m)[1]})
+                items.append(Explanation.of(0, why, [m.at], [m.turn] if m.turn else []))
         fields[f"tasks.{t}"] = total_of(items, f"{t} tasks: sum of completed markers")
     return fields
 
@@ -89,29 +104,38 @@ def flag_fields(tiles: Landscape) -> dict[str, Explanation]:
 
 
 def longest_fields(tiles: Landscape) -> dict[str, Explanation]:
+    """D1, D2: the size of the largest track / stream network, branches included (the
+    books' rule); with the house rule R-2 on, the longest chain without branching back."""
     fields: dict[str, Explanation] = {}
+    chain = tiles.rules.on("R-2")
+    house = ["R-2"] if chain else []
     for kind in ("track", "stream"):
         nets = tiles.territories.of_terrain(LETTER_OF[kind])
         if not nets:
-            fields[f"longest.{kind}"] = Explanation(0, f"no {kind} on the map", rulings=["R-2"])
+            fields[f"longest.{kind}"] = Explanation.of(0, Reason("longest-none", {"kind": kind}))
             continue
-        if not tiles.rules.on("R-2"):
+        if chain:
             paths = [longest_path(tiles, n) for n in nets]
             path = max(paths, key=len)
-            fields[f"longest.{kind}"] = Explanation(
-                len(path), f"longest {kind}: the longest chain of {len(path)} tile(s) without "
-                           f"branching back (R-2 off)", path, rulings=["R-2"])
+            fields[f"longest.{kind}"] = Explanation.of(
+                len(path), Reason("longest-chain", {"kind": kind, "size": len(path)}), path,
+                rulings=house)
             continue
         best = max(nets, key=lambda n: (n.size, -min((h.r, h.q) for h in n.tiles)[0]))
-        fields[f"longest.{kind}"] = Explanation(
-            best.size, f"longest {kind}: the largest {kind} network, {best.describe()} "
-                       f"(all connected tiles, branches included)", list(best.tiles),
-            rulings=["R-2"])
+        fields[f"longest.{kind}"] = Explanation.of(
+            best.size, Reason("longest-network", {"kind": kind, **territory_params(best)}),
+            list(best.tiles))
     return fields
 
 
+def territory_params(t: Territory) -> dict[str, object]:
+    """A territory's parameters in a reason: terrain, size, open edges, one open edge."""
+    return {"terrain": t.name, "size": t.size, "open_edges": len(t.open_edges),
+            "open_at": t.open_edges[0] if t.open_edges else None}
+
+
 def longest_path(land: Landscape, net: Territory, budget: int = 200_000) -> list[Hex]:
-    """The longest simple chain of tiles through a network (for R-2 off); a depth-first
+    """The longest simple chain of tiles through a network (house rule R-2); a depth-first
     search bounded by ``budget`` steps (networks at a table are small)."""
     letter = net.terrain
     links: dict[Hex, list[Hex]] = {h: [] for h in net.tiles}
