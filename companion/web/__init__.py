@@ -56,8 +56,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     db.init_app(app)
 
-    from companion.web import campaigns, core, disputes, photos, pwa, rules_page
+    from companion.web import campaigns, core, disputes, pwa, rules_page
     from companion.web import games as games_bp
+    from companion.web.photos import routes as photos
     from companion.web.play import routes as play
 
     for module in (core, games_bp, play, campaigns, photos, disputes, rules_page, pwa):

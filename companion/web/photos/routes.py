@@ -1,7 +1,7 @@
 """Scoring from a photo of the table: upload, scan, review and fix, confirm.
 
 Representation: blueprint ``photos``. A game's photos and its one review draft live
-in ``companion.storage.photos`` (tables of migration 4); the draft is a ``photo_review.Review``
+in ``companion.storage.photos`` (tables of migration 4); the draft is a ``photos.review.Review``
 (JSON) with its own version, so every edit form carries ``version`` and a stale edit
 is refused (409) without changing anything. Every change is a real form POST
 answered by a redirect (POST-redirect-GET), or for htmx (``HX-Request: true``) by the
@@ -43,15 +43,14 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.rules import Hex
 from companion.storage import photos as store
-from companion.storage import transaction
 from companion.storage.errors import StaleEditError
 from companion.vision import DEFAULT_CONFIG, ScanConfig, ScanError, scan
 from companion.web import access, records
 from companion.web.db import get_db
+from companion.web.edits import after_edit, expected_version, versioned_edit
 from companion.web.errors import error_page
-from companion.web.photo_image import MAX_PIXELS, PhotoRefused, inspect, normalise
-from companion.web.photo_page import end_url, review_context
-from companion.web.photo_review import (
+from companion.web.photos.image import MAX_PIXELS, PhotoRefused, inspect, normalise
+from companion.web.photos.review import (
     Review,
     ReviewError,
     delete_tile,
@@ -61,8 +60,9 @@ from companion.web.photo_review import (
     merge_scan,
     set_tile,
 )
+from companion.web.photos.views import end_url, review_context
 from companion.web.play.views import parse_hex
-from companion.web.render import is_htmx, render
+from companion.web.render import go, is_htmx, render
 from companion.web.security import csrf_exempt, large_upload
 
 bp = Blueprint("photos", __name__)
@@ -98,7 +98,7 @@ def _form_page(game: dict[str, Any], level: str, error: str | None = None,
     draft = store.get_review(db, game["id"])
     open_draft = draft if draft is not None and draft.status == "review" else None
     tiles = len(Review.from_json(open_draft.state).tiles) if open_draft else 0
-    return render("photo/new.html", "photo/_new.html", status=status, game=game, level=level,
+    return render("photos/new.html", "photos/_new.html", status=status, game=game, level=level,
                   error=error, draft=open_draft, draft_tiles=tiles,
                   duel=_kind(game) == "duel", max_mb=max_bytes() // (1024 * 1024))
 
@@ -113,23 +113,14 @@ def _review_page(game_id: int, *, error: str | None = None, notice: str | None =
     ctx = review_context(game, level, draft, request.args if query is None else query,
                          error=error, notice=notice)
     headers = {"HX-Push-Url": push} if push and is_htmx() else {}
-    return render("photo/review.html", "photo/_review.html", status=status, headers=headers,
+    return render("photos/review.html", "photos/_review.html", status=status, headers=headers,
                   **ctx)
 
 
 def _done(game_id: int, notice: str, **query: str) -> Response:
     """After a change: redirect to the review (plain) or the fresh fragment (htmx)."""
     url = url_for("photos.review", game_id=game_id, **query)  # type: ignore[arg-type]
-    if not is_htmx():
-        return redirect(url, code=303)  # type: ignore[return-value]
-    return _review_page(game_id, notice=notice, push=url, query=query)
-
-
-def _version() -> int:
-    try:
-        return int(request.form.get("version", ""))
-    except ValueError:
-        abort(400)
+    return after_edit(url, lambda: _review_page(game_id, notice=notice, query=query))
 
 
 def _draft_for_edit(game_id: int) -> tuple[store.StoredReview, Review] | Response:
@@ -138,7 +129,7 @@ def _draft_for_edit(game_id: int) -> tuple[store.StoredReview, Review] | Respons
     if draft is None:
         return _review_page(game_id, status=409, error=_("There is no photo to review any "
                                                           "more; take a new one."))
-    if draft.version != _version():
+    if draft.version != expected_version():
         return _stale(game_id)
     if draft.status != "review":
         return _review_page(game_id, status=409, error=_("This map was already confirmed. "
@@ -152,12 +143,6 @@ def _stale(game_id: int) -> Response:
         "yours was saved: make your change again."))
 
 
-def _save(game_id: int, review: Review, version: int, notice: str, **query: str) -> Response:
-    try:
-        store.save_review(get_db(), game_id, review.to_json(), version)
-    except store.StaleEditError:
-        return _stale(game_id)
-    return _done(game_id, notice, **query)
 
 
 def _hex_field() -> Hex:
@@ -206,18 +191,19 @@ def upload(game_id: int) -> Response:
             "The photo could not be read: %(reason)s. Take it again from above, with the "
             "whole map in the picture and no strong shadows.", reason=err.reason))
     result = found.to_json()
-    db = get_db()
     fresh = request.form.get("fresh") == "1"
+
+    def draft_with(draft: store.StoredReview | None,
+                   photo_id: int) -> tuple[dict[str, Any], int | None]:
+        """The open draft with this photo merged in, or a new draft of it alone."""
+        if draft is not None and draft.status == "review" and not fresh:
+            return (merge_scan(Review.from_json(draft.state), result, photo_id).to_json(),
+                    draft.version)
+        return from_scan(result, photo_id).to_json(), None
+
     try:
-        with transaction(db):
-            photo_id = store.insert_photo(db, game_id, clean.jpeg, clean.width, clean.height,
-                                          result)
-            draft = store.get_review(db, game_id)
-            if draft is not None and draft.status == "review" and not fresh:
-                review = merge_scan(Review.from_json(draft.state), result, photo_id)
-                store.put_review(db, game_id, review.to_json(), draft.version)
-            else:
-                store.put_review(db, game_id, from_scan(result, photo_id).to_json(), None)
+        store.add_photo(get_db(), game_id, clean.jpeg, clean.width, clean.height, result,
+                        draft_with)
     except ReviewError as err:
         return _form_page(game, level, status=422, error=str(err))
     return make_response(redirect(url_for("photos.review", game_id=game_id), 303))
@@ -238,11 +224,17 @@ def _edit(game_id: int, change: Change) -> Response:
     if isinstance(found, Response):
         return found
     draft, current = found
-    try:
+
+    def save() -> tuple[str, dict[str, str]]:
         changed, notice, query = change(current, _hex_field())
-    except ReviewError as err:
-        return _review_page(game_id, status=422, error=str(err))
-    return _save(game_id, changed, draft.version, notice, **query)
+        store.save_review(get_db(), game_id, changed.to_json(), draft.version)
+        return notice, query
+
+    return versioned_edit(save, expected=draft.version, stale=lambda: _stale(game_id),
+                          refused=lambda reason: _review_page(game_id, status=422,
+                                                              error=reason),
+                          refusals=(ReviewError,),
+                          done=lambda saved: _done(game_id, saved[0], **saved[1]))
 
 
 @bp.post("/games/<int:game_id>/photos/review/tile")
@@ -277,11 +269,12 @@ def delete(game_id: int) -> Response:
 @bp.post("/games/<int:game_id>/photos/review/discard")
 def discard(game_id: int) -> Response:
     access.load_game(game_id, "edit")
-    try:
-        store.delete_review(get_db(), game_id, _version())
-    except store.StaleEditError:
-        return _stale(game_id)
-    return make_response(redirect(url_for("photos.new", game_id=game_id), 303))
+    version = expected_version()
+    return versioned_edit(lambda: store.delete_review(get_db(), game_id, version),
+                          expected=version, stale=lambda: _stale(game_id),
+                          refused=lambda reason: _review_page(game_id, status=422, error=reason),
+                          done=lambda _none: make_response(redirect(
+                              url_for("photos.new", game_id=game_id), 303)))
 
 
 @bp.post("/games/<int:game_id>/photos/confirm")
@@ -291,28 +284,20 @@ def confirm(game_id: int) -> Response:
         return found
     draft, current = found
     game, _level = access.load_game(game_id, "edit")
-    try:
-        game_version = int(request.form.get("game_version", ""))
-    except ValueError:
-        abort(400)
-    try:
+    game_version = expected_version("game_version")
+    try:  # two versions are named here (the game's and the review's): said apart
         text = final_record(current, game["record"])
+        store.confirm_review(get_db(), game_id, game_version, text,
+                             records.sheet_for(text) or {}, draft)
     except ReviewError as err:
         return _review_page(game_id, status=422, error=str(err))
-    db = get_db()
-    try:
-        records.save_record(db, game_id, game_version, text)
-    except StaleEditError:
+    except StaleEditError as err:
+        if err.what.startswith("photo review"):
+            return _stale(game_id)
         return _review_page(game_id, status=409, error=_(
             "The game was changed elsewhere since this page was loaded; nothing was saved. "
             "Check the review and confirm again."))
-    store.save_review(db, game_id, draft.state, draft.version, status="confirmed")
-    target = end_url(game_id)
-    if is_htmx():
-        response = make_response("", 204)
-        response.headers["HX-Redirect"] = target
-        return response
-    return make_response(redirect(target, 303))
+    return go(end_url(game_id))
 
 
 @bp.get("/games/<int:game_id>/photos/<int:photo_id>.jpg")

@@ -1,8 +1,8 @@
 """What the review page shows, computed from the draft and the page's query.
 
 Representation: ``review_context(game, level, draft, query)`` returns the template
-variables of ``templates/photo/_review.html``: ``overlays`` (one
-``photo_overlay.PhotoOverlay`` per photo of the draft), ``map`` (the map engineer's
+variables of ``templates/photos/_review.html``: ``overlays`` (one
+``photos.overlay.PhotoOverlay`` per photo of the draft), ``map`` (the map engineer's
 ``play_map.MapView`` of the board the engine replayed, the first illegal tile
 highlighted, free hexes linking to ``?add=Q,R``), ``verdict``, and ``editor``: an
 ``Editor`` for the tile in ``?tile=Q,R`` or the free hex in ``?add=Q,R`` (None when
@@ -25,8 +25,8 @@ from companion.rules import FLAG_TYPES, TASK_TYPES, TERRAINS, Hex, rotate
 from companion.storage import photos as store
 from companion.web import access, records
 from companion.web.db import get_db
-from companion.web.photo_overlay import PhotoOverlay, overlay
-from companion.web.photo_review import Review, ReviewTile, suggestions, verdict
+from companion.web.photos.overlay import PhotoOverlay, overlay
+from companion.web.photos.review import Review, ReviewTile, suggestions, verdict
 from companion.web.play.views import parse_hex
 from companion.web.play_map import map_view, origin_shapes, tile_icon
 

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from companion.rules import Hex, Layout
-from companion.web.photo_review import Review
+from companion.web.photos.review import Review
 
 UNIT = Layout(1.0, (0.0, 0.0))
 LABEL_AT = 0.62
