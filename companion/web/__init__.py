@@ -56,8 +56,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     db.init_app(app)
 
-    from companion.web import campaigns, core, disputes, pwa, rules_page
+    from companion.web import core, disputes, pwa, rules_page
     from companion.web import games as games_bp
+    from companion.web.campaigns import routes as campaigns
     from companion.web.photos import routes as photos
     from companion.web.play import routes as play
 

@@ -1,7 +1,7 @@
 """What the campaign pages show, as plain data for the templates (translated here).
 
 Representation: ``campaign_context(db, campaign, level)`` replays the stored campaign and
-returns one dict for ``campaign/_campaign.html``: the sheet (``CampaignState``), the track
+returns one dict for ``campaigns/_campaign.html``: the sheet (``CampaignState``), the track
 drawing, the legal crossings (each with its button id), the *unlock moments* of the last
 game (``Moment``: what to take out of which box, the content text, the changes in play,
 ticked on the sheet), the set-up reminders of the next game (``Reminder`` label + value;
@@ -33,8 +33,8 @@ from companion.rules import (
 )
 from companion.storage import campaigns as storage
 from companion.web import access
-from companion.web.campaign_chart import score_chart
-from companion.web.campaign_svg import cross_id, draw_track
+from companion.web.campaigns.chart import score_chart
+from companion.web.campaigns.track import cross_id, draw_track
 
 GREAT_MILL = "great-mill"
 

@@ -38,7 +38,8 @@ Routes:
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import (
     Blueprint,
@@ -63,18 +64,20 @@ from companion.rules import (
 from companion.storage import archive, sharing
 from companion.storage import campaigns as storage
 from companion.storage import games as storage_games
-from companion.storage.errors import StaleEditError, StorageError
+from companion.storage.errors import StorageError
 from companion.web import access, records
 from companion.web.access import CampaignDenied, grant_game
 from companion.web.access import load_campaign as load
-from companion.web.campaign_view import campaign_context
+from companion.web.campaigns.views import campaign_context
 from companion.web.db import get_db
+from companion.web.edits import after_edit, expected_version, versioned_edit
 from companion.web.errors import error_page
 from companion.web.forms import int_field, record_from_form
-from companion.web.render import is_htmx, render
+from companion.web.render import go, render
 from companion.web.security import csrf_exempt, large_upload
 
 bp = Blueprint("campaigns", __name__)
+T = TypeVar("T")
 
 NAME = re.compile(r"^[^\n\r#]{1,60}$")
 PLAYER = re.compile(r"^[^\n\r,:#]{1,40}$")
@@ -92,7 +95,7 @@ def sheet(campaign_id: int, status: int = 200, **extra: Any) -> Response:
     """The campaign sheet (full page, or the fragment for htmx)."""
     campaign, level = load(campaign_id)
     ctx = campaign_context(get_db(), campaign, level, **extra)
-    response = render("campaign/campaign.html", "campaign/_campaign.html", status=status,
+    response = render("campaigns/campaign.html", "campaigns/_campaign.html", status=status,
                       **ctx)
     response.headers["X-Campaign-Version"] = str(campaign["version"])
     return response
@@ -100,22 +103,11 @@ def sheet(campaign_id: int, status: int = 200, **extra: Any) -> Response:
 
 def done(campaign_id: int, fresh: list[str] | None = None) -> Response:
     """After a successful change: redirect to the sheet, or the fresh fragment (htmx)."""
-    if is_htmx():
-        response = sheet(campaign_id, fresh=fresh or [])
-        response.headers["HX-Replace-Url"] = url_for("campaigns.show", campaign_id=campaign_id)
-        return response
-    target = url_for("campaigns.show", campaign_id=campaign_id,
-                     new=",".join(fresh) if fresh else None)
-    return make_response(redirect(target, 303))
-
-
-def go(target: str) -> Response:
-    """To another page: a redirect, or for htmx a full page load (``HX-Redirect``)."""
-    if is_htmx():
-        response = make_response("", 204)
-        response.headers["HX-Redirect"] = target
-        return response
-    return make_response(redirect(target, 303))
+    return after_edit(
+        url_for("campaigns.show", campaign_id=campaign_id),
+        lambda: sheet(campaign_id, fresh=fresh or []), header="HX-Replace-Url",
+        plain_url=url_for("campaigns.show", campaign_id=campaign_id,
+                          new=",".join(fresh) if fresh else None))
 
 
 def stale(campaign_id: int) -> Response:
@@ -128,11 +120,15 @@ def refused(campaign_id: int, reason: str, status: int = 422) -> Response:
     return sheet(campaign_id, status=status, error=_("Not done: %(reason)s", reason=reason))
 
 
-def version_field() -> int:
-    version = int_field("version")
-    if version is None:
-        abort(400)
-    return version
+def edit(campaign_id: int, version: int, change: Callable[[], T], *,
+         fresh: Callable[[T], list[str] | None] = lambda _result: None,
+         refusals: tuple[type[Exception], ...] = (CampaignError,)) -> Response:
+    """One versioned edit of the campaign (``companion.web.edits.versioned_edit``): the
+    sheet again with 409 when stale, with the engine's reason (422) when refused."""
+    return versioned_edit(change, expected=version, stale=lambda: stale(campaign_id),
+                          refused=lambda reason: refused(campaign_id, reason),
+                          refusals=refusals, wording=str,
+                          done=lambda result: done(campaign_id, fresh(result)))
 
 
 def fresh_ids(text: str) -> list[str]:
@@ -143,14 +139,14 @@ def fresh_ids(text: str) -> list[str]:
 @bp.get("/campaigns")
 def index() -> Response:
     rows = storage.campaigns_for(get_db(), access.owner_id(), access.shared_ids("campaign"))
-    return render("campaign/index.html", "campaign/_index.html", campaigns=rows,
+    return render("campaigns/index.html", "campaigns/_index.html", campaigns=rows,
                   form={"name": "", "players": ""}, error=None, import_error=None)
 
 
 def _index_error(status: int, form: dict[str, str], error: str | None = None,
                  import_error: str | None = None) -> Response:
     rows = storage.campaigns_for(get_db(), access.owner_id(), access.shared_ids("campaign"))
-    return render("campaign/index.html", "campaign/_index.html", status=status,
+    return render("campaigns/index.html", "campaigns/_index.html", status=status,
                   campaigns=rows, form=form, error=error, import_error=import_error)
 
 
@@ -203,7 +199,7 @@ def history(campaign_id: int) -> Response:
     db = get_db()
     ctx = campaign_context(db, campaign, level)
     ctx["finished"] = {int(g["number"]): g for g in storage.finished_games(db, campaign_id)}
-    return render("campaign/history.html", "campaign/_history.html", **ctx)
+    return render("campaigns/history.html", "campaigns/_history.html", **ctx)
 
 
 @bp.get("/campaigns/<int:campaign_id>.zip")
@@ -240,7 +236,7 @@ def shared(token: str) -> Response:
 @bp.post("/campaigns/<int:campaign_id>/cross")
 def cross(campaign_id: int) -> Response:
     load(campaign_id, need="edit")
-    version = version_field()
+    version = expected_version()
     path = request.form.get("path", "")
     from_hex = request.form.get("from", "")
     circle = int_field("circle")
@@ -254,66 +250,49 @@ def cross(campaign_id: int) -> Response:
         return refused(campaign_id, _("that circle cannot be crossed now (only the circles "
                                       "next to a reached hex or a crossed circle, while "
                                       "crosses are left)."))
-    try:
-        after = storage.spend(db, campaign_id, path, 1, from_hex, expected_version=version)
-    except StaleEditError:
-        return stale(campaign_id)
-    except CampaignError as err:
-        return refused(campaign_id, str(err))
-    return done(campaign_id, after.unlock_log[len(before.unlock_log):])
+    return edit(campaign_id, version,
+                lambda: storage.spend(db, campaign_id, path, 1, from_hex,
+                                      expected_version=version),
+                fresh=lambda after: after.unlock_log[len(before.unlock_log):])
 
 
 @bp.post("/campaigns/<int:campaign_id>/undo")
 def undo(campaign_id: int) -> Response:
     campaign, _level = load(campaign_id, need="edit")
-    try:
-        storage.undo_pending(get_db(), campaign, version_field())
-    except StaleEditError:
-        return stale(campaign_id)
-    except CampaignError as err:
-        return refused(campaign_id, str(err))
-    return done(campaign_id)
+    version = expected_version()
+    return edit(campaign_id, version,
+                lambda: storage.undo_pending(get_db(), campaign, version))
 
 
 @bp.post("/campaigns/<int:campaign_id>/confirm")
 def confirm(campaign_id: int) -> Response:
     load(campaign_id, need="edit")
-    try:
-        storage.confirm(get_db(), campaign_id, version_field())
-    except StaleEditError:
-        return stale(campaign_id)
-    return done(campaign_id)
+    version = expected_version()
+    return edit(campaign_id, version, lambda: storage.confirm(get_db(), campaign_id, version))
 
 
 @bp.post("/campaigns/<int:campaign_id>/achieve")
 def achieve(campaign_id: int) -> Response:
     load(campaign_id, need="edit")
-    version = version_field()
+    version = expected_version()
     achievement = request.form.get("achievement", "")
-    try:
-        storage.achieve(get_db(), campaign_id, achievement, expected_version=version)
-    except StaleEditError:
-        return stale(campaign_id)
-    except CampaignError as err:
-        return refused(campaign_id, str(err))
-    return done(campaign_id, [achievement])
+    return edit(campaign_id, version,
+                lambda: storage.achieve(get_db(), campaign_id, achievement,
+                                        expected_version=version),
+                fresh=lambda _state: [achievement])
 
 
 # ------------------------------------------------------------------ games
 @bp.post("/campaigns/<int:campaign_id>/score")
 def score(campaign_id: int) -> Response:
     load(campaign_id, need="edit")
-    version = version_field()
+    version = expected_version()
     total = int_field("score")
     if total is None or not 0 <= total <= 1000:
         return refused(campaign_id, _("type the game's total, a number from 0 to 1000."), 400)
-    try:
-        storage.record_score(get_db(), campaign_id, total, expected_version=version)
-    except StaleEditError:
-        return stale(campaign_id)
-    except CampaignError as err:
-        return refused(campaign_id, str(err))
-    return done(campaign_id)
+    return edit(campaign_id, version,
+                lambda: storage.record_score(get_db(), campaign_id, total,
+                                             expected_version=version))
 
 
 def _scored(text: str) -> tuple[dict[str, Any] | None, str | None]:
@@ -334,21 +313,17 @@ def _scored(text: str) -> tuple[dict[str, Any] | None, str | None]:
 @bp.post("/campaigns/<int:campaign_id>/upload")
 def upload(campaign_id: int) -> Response:
     load(campaign_id, need="edit")
-    version = version_field()
+    version = expected_version()
     text, error = record_from_form()
     sheet_json = None
     if error is None:
         sheet_json, error = _scored(text)
     if error is not None or sheet_json is None:
         return refused(campaign_id, error or "", 400)
-    try:
-        storage.record_score(get_db(), campaign_id, records.total_of(sheet_json),
-                             record=text, sheet=sheet_json, expected_version=version)
-    except StaleEditError:
-        return stale(campaign_id)
-    except CampaignError as err:
-        return refused(campaign_id, str(err))
-    return done(campaign_id)
+    total = records.total_of(sheet_json)
+    return edit(campaign_id, version,
+                lambda: storage.record_score(get_db(), campaign_id, total, record=text,
+                                             sheet=sheet_json, expected_version=version))
 
 
 def _finished_url(campaign_id: int, game: dict[str, Any]) -> str:
@@ -396,7 +371,7 @@ def game(campaign_id: int, game_id: int) -> Response:
         unlocked = parse_record(found["record"]).unlocked
     except RulesError:
         unlocked = []
-    return render("campaign/game.html", "campaign/_game.html", game=found,
+    return render("campaigns/game.html", "campaigns/_game.html", game=found,
                   record_unlocked=unlocked, **ctx)
 
 
@@ -414,7 +389,7 @@ def open_game(campaign_id: int, game_id: int) -> Response:
 def finish(campaign_id: int, game_id: int) -> Response:
     load(campaign_id, need="edit")
     found = _campaign_game(campaign_id, game_id)
-    version = version_field()
+    version = expected_version()
     typed = request.form.get("score", "").strip()
     sheet_json = None
     if typed:
@@ -432,13 +407,10 @@ def finish(campaign_id: int, game_id: int) -> Response:
         total = records.total_of(sheet_json)
     if found["status"] == "finished":
         return done(campaign_id)
-    try:
-        storage_games.finish_game(get_db(), game_id, version, total, sheet=sheet_json)
-    except StaleEditError:
-        return stale(campaign_id)
-    except (CampaignError, StorageError) as err:
-        return refused(campaign_id, str(err))
-    return done(campaign_id)
+    return edit(campaign_id, version,
+                lambda: storage_games.finish_game(get_db(), game_id, version, total,
+                                                  sheet=sheet_json),
+                refusals=(CampaignError, StorageError))
 
 
 # ------------------------------------------------------------------ API

@@ -7,7 +7,7 @@ bottom. Every hex has a centre ``(x, y)``; the rows are spaced so that every pat
 circles (``SPACING`` apart at least). ``draw_track(state, legal)`` returns a ``TrackDrawing``:
 ``HexShape``s (polygon points, name lines, reached or not), ``PathLine``s and
 ``CircleShape``s (centre, crossed, heart, and the legal ``Crossing`` it offers, if any).
-The template ``campaign/_track.html`` turns it into SVG elements; nothing here knows HTML.
+The template ``campaigns/_track.html`` turns it into SVG elements; nothing here knows HTML.
 """
 
 from __future__ import annotations
