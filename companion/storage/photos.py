@@ -13,6 +13,7 @@ made from and raises ``StaleEditError`` when someone else saved first.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +21,10 @@ import sqlite_utils
 
 from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
+from companion.storage.games import update_game_row
 
-__all__ = ["StoredReview", "delete_review", "get_review", "insert_photo", "photo_bytes",
-           "photos_of", "put_review", "save_review"]
+__all__ = ["StoredReview", "add_photo", "confirm_review", "delete_review", "get_review",
+           "insert_photo", "photo_bytes", "photos_of", "put_review", "save_review"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,35 @@ def put_review(db: sqlite_utils.Database, game_id: int, state: dict[str, Any],
         raise StaleEditError(f"photo review of game {game_id}", expected,
                              0 if current is None else int(current[0]))
     return expected + 1
+
+
+def add_photo(
+    db: sqlite_utils.Database, game_id: int, jpeg: bytes, width: int, height: int,
+    scan: dict[str, Any] | None,
+    draft: Callable[[StoredReview | None, int], tuple[dict[str, Any], int | None]],
+) -> int:
+    """Store a cleaned photo and the review draft that ``draft(current review, photo id)``
+    returns (its state, and the version it was made from: None starts a new draft) in one
+    transaction; return the photo id. When ``draft`` raises, nothing is stored."""
+    with transaction(db):
+        photo_id = insert_photo(db, game_id, jpeg, width, height, scan)
+        state, expected = draft(get_review(db, game_id), photo_id)
+        put_review(db, game_id, state, expected)
+    return photo_id
+
+
+def confirm_review(
+    db: sqlite_utils.Database, game_id: int, game_version: int, record: str,
+    sheet: dict[str, Any] | None, review: StoredReview,
+) -> int:
+    """The review becomes the game's map: save ``record`` (and its ``sheet``) made from
+    ``game_version`` and mark the review (made from ``review.version``) confirmed, in one
+    transaction; return the game's new version. ``StaleEditError`` (its ``what`` names the
+    game or the photo review) when either changed meanwhile: nothing is saved."""
+    with transaction(db):
+        version = update_game_row(db, game_id, game_version, record=record, sheet=sheet)
+        put_review(db, game_id, review.state, review.version, status="confirmed")
+    return version
 
 
 def save_review(db: sqlite_utils.Database, game_id: int, state: dict[str, Any],

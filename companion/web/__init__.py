@@ -56,14 +56,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     db.init_app(app)
 
-    from companion.web import campaigns, core, disputes, photos, pwa, rules_page
-    from companion.web import games as games_bp
+    from companion.web import pwa
+    from companion.web.campaigns import routes as campaigns
+    from companion.web.disputes import routes as disputes
+    from companion.web.games import routes as games
+    from companion.web.photos import routes as photos
     from companion.web.play import routes as play
 
-    for module in (core, games_bp, play, campaigns, photos, disputes, rules_page, pwa):
+    for module in (games, play, campaigns, photos, disputes, i18n, pwa):
         app.register_blueprint(module.bp)
 
-    from companion.web.sheet_view import tiles_attr
+    from companion.web.games.sheet import tiles_attr
 
     app.jinja_env.globals.update(tiles_attr=tiles_attr)
     return app

@@ -9,7 +9,7 @@ one edit of a game, a campaign or a photo review:
   the *current* state, answered with 409;
 - the change is refused (the engine's ``RulesError``, or the ``refusals`` given, or a
   ``Refused`` raised by the feature with its own words): ``refused(reason)``, nothing was
-  written (``wording`` turns an engine reason into the feature's sentence);
+  written (``wording(err)`` makes the feature's sentence; default ``reason_of``);
 - else ``done(result)``, normally ``after_edit``: POST-redirect-GET (303) for a plain
   form, or for htmx the fresh fragment with ``HX-Push-Url`` (or ``HX-Replace-Url``) so the
   address bar follows.
@@ -56,7 +56,7 @@ def versioned_edit(
     stale: Callable[[], Response], refused: Callable[[str], Response],
     done: Callable[[T], Response],
     refusals: tuple[type[Exception], ...] = (RulesError,),
-    wording: Callable[[str], str] = str,
+    wording: Callable[[Exception], str] | None = None,
 ) -> Response:
     """Run ``change`` (which saves, naming ``expected``) unless the form is stale; answer
     ``stale()``, ``refused(reason)`` or ``done(result)`` (module docstring)."""
@@ -69,7 +69,7 @@ def versioned_edit(
     except Refused as err:
         return refused(err.message)
     except refusals as err:
-        return refused(wording(reason_of(err)))
+        return refused((wording or reason_of)(err))
     return done(result)
 
 

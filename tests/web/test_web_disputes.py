@@ -13,7 +13,7 @@ from webtools import HX
 from companion.rules import RULINGS, Board, Hex, parse_record, replay, rotate
 from companion.web import records
 from companion.web.db import get_db
-from companion.web.disputes import board_at, rule_on
+from companion.web.disputes.views import board_at, rule_on
 
 OWNER = "disputes-owner"
 # grain/4 task tile at the centre; three more grain tiles would complete it

@@ -29,8 +29,8 @@ from companion.storage.games import get_game
 from companion.vision import scan
 from companion.web import create_app
 from companion.web.db import get_db
-from companion.web.photo_image import CleanPhoto, normalise
-from companion.web.photo_review import Review, from_scan, verdict
+from companion.web.photos.image import CleanPhoto, normalise
+from companion.web.photos.review import Review, from_scan, verdict
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 PHOTO = SAMPLES / "wood-from-above.jpg"

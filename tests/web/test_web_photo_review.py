@@ -22,7 +22,7 @@ from webtools import browser
 from companion.rules import Hex, Placement, format_placement, parse_record, replay, rotate
 from companion.storage import photos as store
 from companion.web.db import get_db
-from companion.web.photo_review import (
+from companion.web.photos.review import (
     Review,
     ReviewError,
     ReviewTile,

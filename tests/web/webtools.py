@@ -26,7 +26,7 @@ from companion.rules import parse_record
 from companion.storage import photos as photo_store
 from companion.storage.games import get_game
 from companion.web.db import get_db
-from companion.web.photo_review import Review
+from companion.web.photos.review import Review
 
 HX = {"HX-Request": "true"}
 ROOT = Path(__file__).resolve().parents[2]

@@ -41,7 +41,13 @@ from companion.rules import (
     remove_completed,
     undo,
 )
-from companion.web.edits import Refused, after_edit, expected_version, versioned_edit
+from companion.web.edits import (
+    Refused,
+    after_edit,
+    expected_version,
+    reason_of,
+    versioned_edit,
+)
 from companion.web.errors import error_page
 from companion.web.play.explain import explanation_for
 from companion.web.play.state import StoredGame, load_game, redo_stack, save_game
@@ -186,7 +192,7 @@ def place_tile(game_id: int) -> Response:
         change, expected=version, current=game.version,
         stale=lambda: _stale(game_id, sel, mode),
         refused=_refused(game, mode, sel, dict(request.form)),
-        wording=lambda reason: _("Not allowed: %(reason)s", reason=reason),
+        wording=lambda err: _("Not allowed: %(reason)s", reason=reason_of(err)),
         done=lambda notice: _done(game_id, mode, notice, **next_query))
 
 
