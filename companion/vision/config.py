@@ -79,6 +79,12 @@ class FindConfig:
     hexagon_fill_max: float = 1.12
     hexagon_solidity_min: float = 0.87
     """...and its area fills this much of its convex hull (a cluster has notches)."""
+    huge_tile_factor: float = 3.0
+    """A hexagon more than this many times the median hexagon's area is a cluster of
+    tiles, never one tile."""
+    map_min_cells: int = 3
+    """A lone hexagonal outline is a map when a lattice inside it finds this many cells
+    with tile art; else it is one loose tile (and the scan warns)."""
 
 
 @dataclass(frozen=True)
@@ -196,10 +202,11 @@ class DecodeConfig:
     resolve_max_cost: float = 4.0
     """...unless the consistent reading is this much less likely (natural log) than
     the two tiles' own readings: then the mismatch is real or unclear, and flagged."""
-    doubt_below: float = 0.9
+    doubt_below: float = 0.95
     """An edge read with less confidence than this is ``doubtful`` (the review
-    highlights it); calibrated on tuning photos so that the doubtful edges hold nearly
-    all wrong edges while few edges are flagged."""
+    highlights it). Chosen with ``evaluate --doubt-curve`` on the tuning sets (composite
+    seed 300 x3, rendered 300 x2, loose real, composite 700 x3 with shadow 0.4 and
+    lighting 0.18): the highest level flagging at most 10 % of edges on every one."""
     doubtful_correction: float = 0.9
     """An edge that neighbour consistency changed with less confidence than this stays
     in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""

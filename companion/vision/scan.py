@@ -215,7 +215,7 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
         raw = foreground_mask(image, config, fill=False)
     if mask is None:
         mask = fill_holes(raw)
-    comps = blobs(mask, config)
+    comps = _never_one_huge_tile(blobs(mask, config), config)
     if not comps:
         raise ScanError("no tiles found: the table looks empty")
     hexes = [b for b in comps if b.hexagon is not None]
@@ -226,6 +226,16 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
         clock.check()
     if _looks_assembled(hexes, clusters):
         return _locate_assembled(image, comps, raw, config, clock), "assembled"
+    if len(hexes) == 1 and len(comps) == 1:
+        # One hexagonal outline: a lone tile, or a compact map whose outline looks like
+        # one big hexagon. The seams inside decide: a lattice of several cells with art.
+        as_map = [Blob(contour=b.contour, area=b.area, hexagon=None) for b in comps]
+        try:
+            cells = _locate_assembled(image, as_map, raw, config, clock, hexes[0].hexagon)
+        except ScanError:
+            cells = []
+        if len(cells) >= config.find.map_min_cells:
+            return cells, "assembled"
     if not hexes:
         raise ScanError("no tiles recognised: this does not look like a photo of "
                         "Dorfromantik tiles")
@@ -235,6 +245,18 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
     ordered = reading_order(loose)
     return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius))
             for t in ordered], "loose"
+
+
+def _never_one_huge_tile(comps: list[Blob], config: ScanConfig) -> list[Blob]:
+    """``comps`` with every hexagon far larger than the median hexagon taken as a
+    cluster of tiles (a compact map's outline can look like one big hexagon)."""
+    areas = [b.area for b in comps if b.hexagon is not None]
+    if len(areas) < 2:
+        return comps
+    typical = float(np.median(areas))
+    return [Blob(contour=b.contour, area=b.area, hexagon=None)
+            if b.hexagon is not None and b.area > config.find.huge_tile_factor * typical
+            else b for b in comps]
 
 
 def _hex_radius(blob: Blob) -> float:
@@ -257,8 +279,14 @@ def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
 
 
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
-                      config: ScanConfig, clock: Deadline | None = None) -> list[LocatedTile]:
-    """Fit one lattice to all tiles on the table (touching or with small gaps)."""
+                      config: ScanConfig, clock: Deadline | None = None,
+                      one_tile: np.ndarray | None = None) -> list[LocatedTile]:
+    """Fit one lattice to all tiles on the table (touching or with small gaps).
+
+    ``one_tile`` (six corners, standard order) is the rival reading of a lone hexagonal
+    outline as one tile: when a lattice with that single cell explains the photo at
+    least as well (``lattice.fit_quality``), no map is returned (an empty list).
+    """
     import cv2
 
     map_mask: np.ndarray = np.zeros(image.shape[:2], np.uint8)
@@ -314,6 +342,14 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                 best = (score, lat, cells)
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
+    if one_tile is not None:
+        import cv2
+
+        unit = np.array(lattice_mod.UNIT.corners((0, 0)), np.float64)
+        hom, _ = cv2.findHomography(unit, np.asarray(one_tile, np.float64))
+        if hom is None or lattice_mod.fit_quality(lattice_mod.Lattice(hom, 0), view,
+                                                  config) >= best[0]:
+            return []
     _, lat, cells = best
     seen: dict[tuple[int, int], np.ndarray] = {}
 
@@ -468,6 +504,9 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
         readings = _tasks_agreeing(readings, [None] * len(readings), tile_probs, off, config)
+        if len(readings) == 1:
+            warnings.append("only one tile found: if the photo shows a map, its seams were "
+                            "not visible (photograph it closer or from above)")
         tiles = [ScannedTile(_placement(Hex(i, 0), code, attrs), conf, centres[i],
                              doubtful=_doubtful(conf, (), config))
                  for i, (code, conf, attrs) in enumerate(readings)]

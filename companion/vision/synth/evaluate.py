@@ -319,7 +319,7 @@ def truth_of_json(data: dict[str, Any]) -> list[Truth]:
 
 
 def rendered_cases(count: int, seed: int, size: tuple[int, int],
-                   **light: float) -> Iterator[Case]:
+                   real_table: bool = False, **light: float) -> Iterator[Case]:
     """``light``: ``shadow``, ``lighting`` or ``glare`` fixed for every photo (else drawn
     at random, as ``render.render_record`` does)."""
     from companion.vision.synth.render import render_record
@@ -329,14 +329,16 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
     for i in range(count):
         s = seed + i
         text = random_record(s, int(rng.integers(15, 46)))
-        r = render_record(text, seed=s, size_px=size, jpeg_quality=None, **light)
+        r = render_record(text, seed=s, size_px=size, jpeg_quality=None,
+                          real_table=real_table, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"rendered-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
 
 
 def composite_cases(count: int, seed: int, size: tuple[int, int],
-                    tiles: str | Path | None = None, **light: float) -> Iterator[Case]:
+                    tiles: str | Path | None = None, real_table: bool = False,
+                    **light: float) -> Iterator[Case]:
     """Composites of the crops from the tiles folder ``tiles`` (see
     ``composite.shared_tiles_dir``); ``light`` as for ``rendered_cases``."""
     from companion.vision.synth.composite import composite_record
@@ -345,7 +347,8 @@ def composite_cases(count: int, seed: int, size: tuple[int, int],
     for i in range(count):
         s = seed + i
         r = composite_record(seed=s, landscape=int(rng.integers(20, 41)), size_px=size,
-                             folder=tiles, jpeg_quality=None, **light)
+                             folder=tiles, jpeg_quality=None, real_table=real_table,
+                             **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"composite-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
@@ -418,6 +421,9 @@ def main(argv: list[str] | None = None) -> int:
                             help=f"(rendered, composite) {what}, the same in every photo")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=VALUE",
                         help="a scanner setting (ScanConfig.tuned), e.g. learned=false")
+    parser.add_argument("--real-table", action="store_true",
+                        help="(rendered, composite) photos with what a real table shows: "
+                             "hand-laid tiles, light colour, lens, mats, clutter, shadow")
     parser.add_argument("--doubt-curve", action="store_true",
                         help="also print how many wrong edges each confidence level catches")
     args = parser.parse_args(argv)
@@ -430,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     cases: Iterable[Case]
     if args.set == "rendered":
-        cases = rendered_cases(args.count, args.seed, (w, h), **light)
+        cases = rendered_cases(args.count, args.seed, (w, h), args.real_table, **light)
     elif args.set == "composite":
         from companion.vision.synth.composite import shared_tiles_dir
 
@@ -438,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"composite: {args.tiles or '../shared/tiles'} lacks the tile photos; "
                   "nothing to evaluate")
             return 0
-        cases = composite_cases(args.count, args.seed, (w, h), args.tiles, **light)
+        cases = composite_cases(args.count, args.seed, (w, h), args.tiles, args.real_table,
+                                **light)
     elif args.set == "loose":
         cases = list(loose_cases(args.tiles))
         if not cases:
@@ -447,7 +454,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     else:
         cases = sample_cases(Path(args.samples_dir))
-    print(f"set: {args.set}" + "".join(f", {k} {v}" for k, v in light.items()))
+    print(f"set: {args.set}" + "".join(f", {k} {v}" for k, v in light.items())
+          + (", real table" if args.real_table else ""))
     try:
         config = scan_config(args.config)
     except (TypeError, ValueError) as err:
