@@ -18,6 +18,7 @@ every code with its English template; a test renders every one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -261,11 +262,27 @@ CODES = frozenset(TEMPLATES)
 
 
 def render(reason: Reason) -> str:
-    """The English sentence of ``reason`` (the one place engine words are made)."""
+    """The English sentence of ``reason`` (the one place engine words are made); a quoted
+    input longer than ``QUOTE_LIMIT`` characters is shortened in the middle (an attack's
+    5000 digits stay a one-line message).
+
+    >>> render(message("got '" + "9" * 500 + "'")) == "got '" + "9" * 39 + "…" + "9" * 11 + "'"
+    True
+    """
     template = TEMPLATES[reason.code]
     if isinstance(template, str):
-        return template.format(**reason.params)
-    return template(reason.params)
+        return clip(template.format(**reason.params))
+    return clip(template(reason.params))
+
+
+QUOTE_LIMIT = 60
+_LONG_RUN = re.compile(rf"\S{{{QUOTE_LIMIT + 1},}}")
+
+
+def clip(text: str) -> str:
+    """``text`` with every run of more than ``QUOTE_LIMIT`` non-space characters cut to its
+    first 40 and last 12 characters around an ellipsis."""
+    return _LONG_RUN.sub(lambda m: m.group(0)[:40] + "…" + m.group(0)[-12:], text)
 
 
 def message(text: str) -> Reason:

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from companion.rules.errors import CampaignError
+from companion.rules.numbers import SCORE_LIMIT, SPEND_LIMIT, whole_number
 
 KEYS = ("campaign", "players", "game", "spend", "achieved")
 _SPEND_ITEM = re.compile(
@@ -88,7 +89,9 @@ def parse_spend_items(value: str) -> tuple[SpendItem, ...]:
             raise CampaignError(
                 f"spend: expected 'PATH N' (e.g. start-box1 2), got {text or 'nothing'!r}"
             )
-        count = int(m["count"])
+        count = whole_number(m["count"], -SPEND_LIMIT, SPEND_LIMIT)
+        if count is None:
+            raise CampaignError(f"spend: {text!r}: at most {SPEND_LIMIT} circles at once")
         if count < 1:
             raise CampaignError(f"spend: {text!r}: cross at least 1 circle")
         items.append(SpendItem(m["path"], count, m["hex"]))
@@ -96,9 +99,11 @@ def parse_spend_items(value: str) -> tuple[SpendItem, ...]:
 
 
 def _parse_score(value: str) -> int:
-    if not re.fullmatch(r"\d+", value):
-        raise CampaignError(f"game: {value!r} is not a score (a whole number of points, 0 or more)")
-    return int(value)
+    score = whole_number(value, 0, SCORE_LIMIT)
+    if score is None or not value.isdigit():
+        raise CampaignError(f"game: {value!r} is not a score (a whole number of points from 0 "
+                            f"to {SCORE_LIMIT})")
+    return score
 
 
 def _parse_ids(value: str) -> tuple[str, ...]:
