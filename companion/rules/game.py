@@ -120,7 +120,7 @@ def replay(record: Record) -> Game:
             if figure_warning(record, p):
                 game.warnings.append(Warning(p.line, board.turn, Reason(
                     "heart-on-task-or-special", {"tile": _tile_kind(p), "at": p.at})))
-            active_after = sum(1 for m in board.markers if m.state == "active")
+            active_after = board.active_count
             new_marker = len(board.markers) - markers_before
             steps.append(Step(p, board.turn, active, active_after < active + new_marker))
             active = active_after
