@@ -136,6 +136,59 @@ def _territory(p: Params) -> str:
     return f"{p['terrain']} {_kind(p)} of {p['size']} tile(s), {state}"
 
 
+PAD_SUMS = {"S1": "S1: sum of B1-B5", "S2": "S2: flags plus longest track and stream",
+            "S3": "S3: unlocked components", "H": "H: S1 + S2 + S3"}
+DUEL_SUMS = {"tasks": "tasks: sum of the seven task rows",
+             "bonus": "flags plus longest track and stream",
+             "subtotal": "subtotal: tasks plus flags and longest",
+             "total": "total: subtotal + Module 1 + Module 2",
+             "module1": "Module 1: sum of the task cards in play",
+             "module1-none": "Module 1: no task card named in cards:",
+             "module1-off": "Module 1 is not in play (modules:)",
+             "module2-off": "Module 2 is not in play (modules:)"}
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ..."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _place(place: Params) -> str:
+    shared = place["shared"]
+    if not shared:
+        return "no place: 0"
+    first, last = ordinal(shared[0]), ordinal(shared[-1])
+    if len(shared) == 1:
+        return f"{first} place: {place['points']}"
+    names = f"{first} and {last}" if len(shared) == 2 else f"{first} to {last}"
+    return (f"tied for {names} place: {place['pooled']} shared by {len(shared)} = "
+            f"{place['points']}")
+
+
+def _others(p: Params, word: str) -> str:
+    rest = [f"{who} {word.format(k) if k is not None else 'never'}" for who, k in p["others"]]
+    return f" ({'; '.join(rest)})" if rest else ""
+
+
+def _count(p: Params) -> str:
+    n = p["count"]
+    return f"{n} closed {p['kind']} {'territory' if n == 1 else 'territories'}"
+
+
+def _choices(choices: Any) -> str:
+    """Choice points: ``4th completed task at turn 6 (forest/6 at (1, 0))``."""
+    out = []
+    for c in choices:
+        when = f"turn {c['turn']}" if c.get("turn") is not None else "a turn not in the log"
+        what = f" ({c['task']} at {_hex(c['at'])})" if c.get("task") else ""
+        out.append(f"{ordinal(c['nth'])} completed task at {when}{what}")
+    return ", ".join(out) or "none reached"
+
+
+def _totals(p: Params) -> str:
+    return ", ".join(f"{who} {total}" for who, total in p["totals"])
+
+
 def _reveal(p: Params) -> str:
     return f"{p['who']}: " if p.get("who") else ""
 
@@ -176,6 +229,59 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                                 f"at turn {p['turn']}: {render(p['why'])}"),
     "marker-active": lambda p: (f"{p['task']} at {_hex(p['at'])} (line {p['line']}) still "
                                 f"active: {render(p['why'])}"),
+    "tasks-row": lambda p: f"{p['type']} tasks: sum of completed markers",
+    # ---- flags, sums and rows of the sheets
+    "flag-closed": lambda p: (f"flag at {_hex(p['at'])}: closed {p['kind']} territory of "
+                              f"{p['size']} tile(s)"),
+    "flag-open": lambda p: f"flag at {_hex(p['at'])}: {_territory(p)}: 0",
+    "flags-row": lambda p: (f"{p['kind']} flags: each flag in a closed {p['kind']} territory "
+                            f"scores its size"),
+    "pad-sum": lambda p: PAD_SUMS[p["pad"]],
+    "duel-sum": lambda p: DUEL_SUMS[p["row"]],
+    "unlocked-scored-once": lambda p: f"{p['id']}: scored once, under {p['row']}",
+    "unlocked-no-row": lambda p: f"{p['id']}: unlocked, no row of its own",
+    "winner": lambda p: f"{p['who']} wins with {p['total']} ({_totals(p)})",
+    "shared-win": lambda p: (f"shared win: {', '.join(p['who'])} tie on {p['total']} "
+                             f"({_totals(p)})"),
+    # ---- Duel Module 1
+    "large-never": lambda p: (f"Large {p['kind']}: never owned a closed {p['kind']} territory "
+                              f"of {p['size']}+ tiles: 0{_others(p, 'at turn {}')}"),
+    "large-reached": lambda p: (
+        f"Large {p['kind']}: first closed {p['kind']} territory of {p['size']}+ tiles at "
+        f"turn {p['turn']} ({p['tiles']} tiles); {_place(p['place'])}{_others(p, 'at turn {}')}"),
+    "master-none": lambda p: (
+        f"{p['kind'].title()} Master: no closed {p['kind']} territory of {p['size']}+ tiles: "
+        f"0 (house rule R-9){_others(p, '{}')}"),
+    "master-count": lambda p: (
+        f"{p['kind'].title()} Master: {_count(p)} of {p['size']}+ tiles; "
+        f"{_place(p['place'])}{_others(p, '{}')}"),
+    "many-count": lambda p: (
+        f"Many {p['kind']}: {_count(p)} of {p['size']}+ tiles -> {p['points']} (2->1, 3->2, "
+        f"4->4, 5->6, 6->9, 7->12, 8+->15)"),
+    "closed-territory": lambda p: f"closed {p['kind']} territory of {p['size']} tiles",
+    # ---- Duel Module 2
+    "special-near": lambda p: (
+        f"{p['special'].replace('-', ' ').title()} at {_hex(p['at'])}: {p['count']} tile(s) "
+        f"showing {p['kind']} within distance {p['reach']}"),
+    "special-row": lambda p: (f"School / Granary / Old Oak: 1 per tile showing its terrain "
+                              f"within distance {p['reach']}"),
+    "special-none": lambda p: "no School / Granary / Old Oak tile",
+    "photographer-row": lambda p: (
+        f"Photographer: {p['cameras']} camera(s), 1 each"
+        + (f" (chosen at turn {p['turn']})" if p["cameras"] and p.get("turn") is not None
+           else "")),
+    "heart-edges": lambda p: (f"heart on {_hex(p['at'])} (turn {p['turn']}): {p['count']} "
+                              f"matching edge(s) {p['edges']}"),
+    "hearts-none": lambda p: "no hearts chosen (no heart in the landscape)",
+    "hearts-row": lambda p: (
+        "Hearts, " + (f"chosen at turn {p['turn']} (inferred: the last choice point before "
+                      f"the first heart)" if p.get("turn") is not None
+                      else "choice point unknown")
+        + f", {p['allowed']} allowed: 1 per edge meeting the same terrain (meadow too)"),
+    "module2-row": lambda p: (
+        f"Module 2: choice points {_choices(p['choices'])}; inferred from the record: "
+        + ("; ".join(f"{name} chosen at turn {t}" if t is not None else f"{name}: turn unknown"
+                     for name, t in p["chosen"]) or "no point of interest")),
     # ---- explanations of the longest rows and of territories
     "longest-none": lambda p: f"no {p['kind']} on the map",
     "longest-chain": lambda p: (f"longest {p['kind']}: the longest chain of {p['size']} "
@@ -224,7 +330,7 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
         "(forest, grain, village): scored as written"),
     "special-off-choice": lambda p: (
         f"{p['who']}: {p['special']} tile placed at turn {p['turn']}, which is no choice "
-        f"point of theirs (choice points: {p['choices']})"),
+        f"point of theirs (choice points: {_choices(p['choices'])})"),
     "second-special": lambda p: (
         f"{p['who']}: a second School / Granary / Old Oak tile ({p['special']}); each player "
         f"takes only one of the three"),
@@ -238,7 +344,7 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                                        f"choice point before it"),
     "too-many-points": lambda p: (
         f"{p['who']}: {p['count']} points of interest ({', '.join(p['names'])}) but only "
-        f"{p['reached']} choice point(s) reached ({p['choices']})"),
+        f"{p['reached']} choice point(s) reached ({_choices(p['choices'])})"),
     "too-many-hearts": lambda p: (
         f"{p['who']}: {p['count']} hearts in the landscape; only {p['allowed']} allowed "
         f"({p['first']} for the first chooser, {p['later']} for a later one)"),
