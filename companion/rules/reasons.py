@@ -185,6 +185,14 @@ def _choices(choices: Any) -> str:
     return ", ".join(out) or "none reached"
 
 
+def _label(special: str) -> str:
+    return special.replace("-", " ").title()
+
+
+def _where(p: Params) -> str:
+    return ", ".join(f"{n} at {_hex(h)}" for n, h in p["where"]) or "none"
+
+
 def _totals(p: Params) -> str:
     return ", ".join(f"{who} {total}" for who, total in p["totals"])
 
@@ -282,6 +290,55 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
         f"Module 2: choice points {_choices(p['choices'])}; inferred from the record: "
         + ("; ".join(f"{name} chosen at turn {t}" if t is not None else f"{name}: turn unknown"
                      for name, t in p["chosen"]) or "no point of interest")),
+    # ---- unlocked components (rows E)
+    "none-on-map": lambda p: f"no {p['what']} on the map",
+    "heart-matching": lambda p: (
+        f"{p['label']} on {_hex(p['at'])}: {p['count']} matching edge(s) "
+        f"{p['edges'] or ''} x {p['per_edge']}".replace("  ", " ")),
+    "hearts-total": lambda p: (f"{p['label']}: {p['per_edge']} per edge meeting the same "
+                               f"terrain (meadow too, empty hexes not)"),
+    "no-special-tile": lambda p: f"no {_label(p['special'])} tile on the map",
+    "special-tiles": lambda p: f"{_label(p['special'])}: {p['count']} tiles",
+    "special-shows-no": lambda p: (f"{_label(p['special'])} at {_hex(p['at'])}"
+                                   + (": the tile shows no grain" if p["special"] == "great-mill"
+                                      else f" shows no {p['kind']}")),
+    "circus": lambda p: (
+        f"Circus at {_hex(p['at'])}: all 6 neighbouring hexes hold tiles" if p["around"] == 6
+        else f"Circus at {_hex(p['at'])}: {p['around']} of 6 neighbours; empty: "
+             f"{_hexes(p['empty'])}"),
+    "signalman": lambda p: (
+        f"Signalman at {_hex(p['at'])}: {p['count']} grade crossing(s) on "
+        + (f"its track network of {p['size']} tiles" if p["whole"]
+           else "its tile and direct track neighbours (R-3 off)")
+        + f" ({_where(p)}) x 2"),
+    "shepherdess": lambda p: (f"Shepherdess at {_hex(p['at'])}: {p['count']} sheep on "
+                              f"{p['tiles']} tile(s) joined through meadow ({_where(p)})"),
+    "hill": lambda p: (f"Hill at {_hex(p['at'])}: {p['count']} task tile(s) within distance "
+                       f"{p['reach']} x 2"),
+    "construction-territory": lambda p: (
+        f"{p['kind']} territory of {p['size']} tile(s)"
+        + (" (7+): 7" if p["points"] else " (under 7): 0")),
+    "construction-site": lambda p: (f"Construction Site at {_hex(p['at'])}: 7 per forest/"
+                                    f"grain/village territory of 7+ tiles"),
+    "balloon-none": lambda p: f"Balloon Launch Site at {_hex(p['at'])}: no balloon on the map",
+    "balloon": lambda p: (f"Balloon Launch Site at {_hex(p['at'])}: balloon at "
+                          f"{_hex(p['balloon'])}, {p['distance']} hex(es) away x 2"),
+    "second-time": lambda p: (
+        f"{_label(p['special'])} at {_hex(p['at'])}: completed {p['kind']} markers "
+        f"{p['values'] or 'none'} score again"
+        + (f" (warning: no completed {p['kind']} marker of {p['unmatched']} to lay)"
+           if p["unmatched"] else "")),
+    "closed-network": lambda p: (f"{_label(p['special'])} at {_hex(p['at'])}: closed "
+                                 f"{p['terrain']} network of {p['size']} tiles"),
+    "open-network": lambda p: f"{_label(p['special'])} at {_hex(p['at'])}: its {_territory(p)}: 0",
+    "mill-misplaced": lambda p: (f"Great Mill at {_hex(p['at'])}: the figure stands on a "
+                                 f"{p['tile']} tile; it may only go on a grain landscape "
+                                 f"tile: 0"),
+    "mill-open": lambda p: f"Great Mill at {_hex(p['at'])}: its {_territory(p)}: 0",
+    "mill-closed": lambda p: (
+        f"Great Mill at {_hex(p['at'])}: closed grain territory of {p['size']} tiles with "
+        f"{p['tasks']} completed grain task(s) and {p['flags']} yellow flag(s), 2 each"),
+    "great-mill": lambda p: "Great Mill",
     # ---- explanations of the longest rows and of territories
     "longest-none": lambda p: f"no {p['kind']} on the map",
     "longest-chain": lambda p: (f"longest {p['kind']}: the longest chain of {p['size']} "

@@ -93,7 +93,7 @@ def _all_reasons(sheet: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("record", sorted(DATA.glob("*.dorf")), ids=lambda p: p.stem)
-def test_every_warning_and_marker_explanation_has_a_code(record: Path) -> None:
+def test_every_warning_and_explanation_has_a_code(record: Path) -> None:
     try:
         sheet = score_text(record.read_text(encoding="utf-8"))
     except RulesError as err:
@@ -106,4 +106,13 @@ def test_every_warning_and_marker_explanation_has_a_code(record: Path) -> None:
         for t in s["tasks"]:
             for item in s["explanations"][f"tasks.{t}"].get("items", []):
                 assert item["code"].startswith("marker-"), item
+    explanations = [e for s in sheets for e in s["explanations"].values()]
+    if sheet["game"] == "duel":
+        explanations.append(sheet["winner_explanation"])
+    uncoded = [e["text"] for e in explanations for e in _tree(e) if "code" not in e]
+    assert not uncoded
     assert all(r["code"] in CODES for r in _all_reasons(sheet))
+
+
+def _tree(e: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e, *(x for item in e.get("items", []) for x in _tree(item))]

@@ -94,7 +94,7 @@ def flag_fields(tiles: Landscape) -> dict[str, Explanation]:
                 continue
             t = tiles.territories.at(h, LETTER_OF[kind])
             assert t is not None
-            params = {"at": h, "kind": kind, **territory_params(t)}
+            params = {"at": h, "kind": kind, **t.params()}
             items.append(Explanation.of(t.size if t.closed else 0, Reason(
                 "flag-closed" if t.closed else "flag-open", params), list(t.tiles)))
         fields[f"flags.{kind}"] = total_of(items, Reason("flags-row", {"kind": kind}))
@@ -121,15 +121,9 @@ def longest_fields(tiles: Landscape) -> dict[str, Explanation]:
             continue
         best = max(nets, key=lambda n: (n.size, -min((h.r, h.q) for h in n.tiles)[0]))
         fields[f"longest.{kind}"] = Explanation.of(
-            best.size, Reason("longest-network", {"kind": kind, **territory_params(best)}),
+            best.size, Reason("longest-network", {"kind": kind, **best.params()}),
             list(best.tiles))
     return fields
-
-
-def territory_params(t: Territory) -> dict[str, object]:
-    """A territory's parameters in a reason: terrain, size, open edges, one open edge."""
-    return {"terrain": t.name, "size": t.size, "open_edges": len(t.open_edges),
-            "open_at": t.open_edges[0] if t.open_edges else None}
 
 
 def longest_path(land: Landscape, net: Territory, budget: int = 200_000) -> list[Hex]:
