@@ -173,8 +173,7 @@ def check_unlocked(record: Record) -> None:
     for uid in record.unlocked:
         if uid not in known:
             raise NotationError(
-                f"unlocked: unknown id {uid!r} (score rows: {', '.join(SCORE_ROWS)}; also "
-                "boxes, achievement ids, red-heart)",
+                Reason("unknown-unlock", {"id": uid, "rows": list(SCORE_ROWS)}),
                 record.header_lines.get("unlocked"),
             )
 

@@ -417,6 +417,101 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                                    f"holds {p['have']} for both players"),
     # ---- a refusal explained for the players: the reason, the edge named, and the rule
     "rule-broken": lambda p: _explained(p["why"]),
+    # ---- notation: records, tile codes, attributes, headers (notation.md)
+    "bad-tile-code": lambda p: (
+        f"tile code {p['code']!r} is not six of the letters F G V T S M ("
+        + (f"unknown letter {p['letter']!r}" if p.get("letter")
+           else f"{p['length']} letters, need 6") + ")"),
+    "split-form": "split {split!r}: expected LETTER:EDGES/EDGES, e.g. F:01/3",
+    "split-terrain-twice": "split {split!r}: terrain {letter} named twice",
+    "split-bad-group": "split {split!r}: {group!r} is not a group of edges 0-5",
+    "split-edge-twice": "split {split!r}: an edge is in two groups",
+    "split-wrong-edges": lambda p: (f"split {p['split']!r}: the {p['terrain']} edges of "
+                                    f"{p['code']} are {p['edges'] or 'none'}"),
+    "task-value-not-number": "task={task}: marker value {value!r} is not a number",
+    "double-only-in-duel": "task={task}: double tasks exist only in the duel",
+    "double-needs-two-types": ("task={task}: a double task names two different types, e.g. "
+                               "double:forest+village/6"),
+    "unknown-task-type": lambda p: (f"task={p['task']}: unknown task type {p['type']!r} (one "
+                                    f"of {', '.join(p['known'])})"),
+    "no-such-marker": "{where}{task}: no {type} marker shows {value} (the {game} has {boxes})",
+    "placement-form": "expected 'Q R CODE [ATTRIBUTES]', got {text!r}",
+    "position-not-numbers": "position {q} {r} is not two whole numbers",
+    "attribute-twice": "attribute {key!r} given twice",
+    "attribute-takes-no-value": "attribute {key!r} takes no value",
+    "unknown-attribute": lambda p: (f"unknown attribute {p['token']!r} (known: "
+                                    f"{', '.join(p['known'])})"),
+    "attribute-needs-value": "attribute {key!r} needs a value ({key}=...)",
+    "task-terrain-missing": "task={task}: tile {code} shows no {terrain} edge for the marker",
+    "flag-type": "flag={flag}: a flag is forest, grain or village",
+    "flag-terrain-missing": "flag={flag}: tile {code} shows no {flag} edge",
+    "unknown-special": lambda p: (f"special={p['special']}: unknown special tile (known: "
+                                  f"{', '.join(p['known'])})"),
+    "count-not-number": "{key}={value}: expected a whole number 0 or more",
+    "markers-not-numbers": "markers={value}: expected numbers like markers=5,6",
+    "mill-needs-grain": "mill: the Great Mill stands on grain, and tile {code} shows none",
+    "markers-need-special": ("markers= belongs on a Forest Cabin, Harvest Festival, "
+                             "Watchtower, Locomotive or Ship tile (special=...)"),
+    "unknown-game": "game: {game!r} is not board-game or duel",
+    "completed-needs-value": "completed: {item!r} needs a value, e.g. forest/5",
+    "unknown-modules": "modules: {modules!r}: the duel has modules 1 and 2",
+    "unknown-card": ("cards: unknown card {card!r} (large-, master-, many- with forest, "
+                     "grain, village)"),
+    "player-outside-duel": "'player:' sections belong to duel records (add 'game: duel' first)",
+    "player-needs-name": "player: needs a name",
+    "player-twice": "player {player!r} has a section already",
+    "unknown-header": lambda p: (f"unknown header {p['key']!r} (known: "
+                                 f"{', '.join(p['known'])}, player)"),
+    "header-after-placement": "header {key!r} must come before the first placement",
+    "header-twice": "header {key!r} given twice",
+    "duel-needs-player": "a duel record starts each landscape with 'player: NAME'",
+    "modules-outside-duel": "modules and cards belong to duel records",
+    "cards-need-module1": "cards: Module 1 task cards need 'modules: 1'",
+    "duel-needs-section": "a duel record needs at least one 'player:' section",
+    "duel-special-in-board-game": "special={special} is a duel point of interest",
+    "unknown-unlock": lambda p: (f"unlocked: unknown id {p['id']!r} (score rows: "
+                                 f"{', '.join(p['rows'])}; also boxes, achievement ids, "
+                                 f"red-heart)"),
+    "unknown-ruling": "rulings: unknown ruling {item!r} (R-1 to R-9)",
+    "ruling-state": "rulings: {item!r}: use {id}=on or {id}=off",
+    "ruling-fixed": "rulings: {id} cannot be switched off",
+    # ---- recording
+    "no-such-player": "no player {player!r} in this game",
+    "nothing-to-undo": "nothing to undo",
+    "marker-not-left": "no {type} marker of {value} is left in the box",
+    "completed-not-listed": "that completed marker is not in the list",
+    # ---- the campaign (notation.md section 4, rules.md section 6)
+    "spend-form": lambda p: (f"spend: expected 'PATH N' (e.g. start-box1 2), got "
+                             f"{p['text'] or 'nothing'!r}"),
+    "spend-at-least-one": "spend: {text!r}: cross at least 1 circle",
+    "not-a-score": "game: {value!r} is not a score (a whole number of points, 0 or more)",
+    "not-an-achievement-id": "achieved: {value!r} is not an achievement id (e.g. great-mill)",
+    "campaign-line-form": lambda p: (f"expected 'key: value' (one of {', '.join(p['known'])}), "
+                                     f"got {p['line']!r}"),
+    "campaign-unknown-key": lambda p: (f"unknown key {p['key']!r} (known: "
+                                       f"{', '.join(p['known'])})"),
+    "campaign-key-after-game": "{key}: must come before the first game",
+    "campaign-key-twice": "{key}: given twice",
+    "unknown-hex": "unknown hex {hex!r}{suggest}",
+    "not-an-end": "{hex} is not an end of path {path} ({low} and {high})",
+    "end-not-reached": "cannot cross {path} from {hex}: it is not reached",
+    "path-not-reachable": "path {path} cannot be crossed yet: neither {low} nor {high} is reached",
+    "no-game-yet": "no game recorded yet: crosses come from a game's score",
+    "cross-at-least-one": "cross at least 1 circle (got {count})",
+    "unknown-path": "unknown path {path!r}{suggest}",
+    "path-full": "path {path} is full ({circles} of {circles} circles crossed)",
+    "path-too-short": lambda p: (f"path {p['path']} has {p['left']} circle"
+                                 f"{_plural(p['left'], '', 's')} left, cannot cross {p['count']}"),
+    "not-enough-crosses": lambda p: (
+        f"spending {p['count']} cross{_plural(p['count'], '', 'es')} but only "
+        f"{p['available']} available (game {p['game']} earned {p['earned']}, {p['spent']} "
+        f"spent)"),
+    "achieved-before-game": "achieved: comes after the game in which it was met",
+    "unknown-achievement": "unknown achievement {id!r}{suggest}",
+    "achievement-on-track": ("{id} is a hex of the advancement track: it is unlocked by "
+                             "reaching it, not ticked"),
+    "already-achieved": "{id} is already achieved",
+    "negative-score": "a game's score cannot be negative ({score})",
     # ---- a sentence the engine has not coded yet (notation and campaign errors)
     "message": lambda p: str(p["text"]),
 }

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from companion.rules.errors import CampaignError
+from companion.rules.reasons import Reason
 
 KEYS = ("campaign", "players", "game", "spend", "achieved")
 _SPEND_ITEM = re.compile(
@@ -85,19 +86,17 @@ def parse_spend_items(value: str) -> tuple[SpendItem, ...]:
         text = " ".join(part.split())
         m = _SPEND_ITEM.match(text)
         if not m:
-            raise CampaignError(
-                f"spend: expected 'PATH N' (e.g. start-box1 2), got {text or 'nothing'!r}"
-            )
+            raise CampaignError(Reason("spend-form", {"text": text}))
         count = int(m["count"])
         if count < 1:
-            raise CampaignError(f"spend: {text!r}: cross at least 1 circle")
+            raise CampaignError(Reason("spend-at-least-one", {"text": text}))
         items.append(SpendItem(m["path"], count, m["hex"]))
     return tuple(items)
 
 
 def _parse_score(value: str) -> int:
     if not re.fullmatch(r"\d+", value):
-        raise CampaignError(f"game: {value!r} is not a score (a whole number of points, 0 or more)")
+        raise CampaignError(Reason("not-a-score", {"value": value}))
     return int(value)
 
 
@@ -105,7 +104,7 @@ def _parse_ids(value: str) -> tuple[str, ...]:
     ids = tuple(v.strip() for v in value.split(","))
     for v in ids:
         if not _ID.match(v):
-            raise CampaignError(f"achieved: {v!r} is not an achievement id (e.g. great-mill)")
+            raise CampaignError(Reason("not-an-achievement-id", {"value": v}))
     return ids
 
 
@@ -122,16 +121,16 @@ def parse_campaign(text: str) -> CampaignRecord:
             key = key.strip().lower()
             value = value.strip()
             if not colon:
-                raise CampaignError(
-                    f"expected 'key: value' (one of {', '.join(KEYS)}), got {line!r}"
-                )
+                raise CampaignError(Reason("campaign-line-form", {"line": line,
+                                                                  "known": list(KEYS)}))
             if key not in KEYS:
-                raise CampaignError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
+                raise CampaignError(Reason("campaign-unknown-key", {"key": key,
+                                                                    "known": list(KEYS)}))
             if key in ("campaign", "players"):
                 if record.events:
-                    raise CampaignError(f"{key}: must come before the first game")
+                    raise CampaignError(Reason("campaign-key-after-game", {"key": key}))
                 if key in seen:
-                    raise CampaignError(f"{key}: given twice")
+                    raise CampaignError(Reason("campaign-key-twice", {"key": key}))
                 seen.add(key)
                 if key == "campaign":
                     record.name = value or None
