@@ -156,7 +156,7 @@ def figure_warning(record: Record, p: Placement) -> bool:
     """R-10: a board-game heart (red or golden) on a task or special tile is scored and
     warned about (its cards are not known; the Duel's rule by analogy)."""
     return (not record.is_duel and (p.heart or p.golden_heart)
-            and _tile_kind(p) != "landscape")
+            and _tile_kind(p) != "landscape" and record.ruleset.on("R-10"))
 
 
 def placement_reason(record: Record, board: Board, p: Placement) -> Reason | None:

@@ -472,7 +472,7 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
     "unknown-unlock": lambda p: (f"unlocked: unknown id {p['id']!r} (score rows: "
                                  f"{', '.join(p['rows'])}; also boxes, achievement ids, "
                                  f"red-heart)"),
-    "unknown-ruling": "rulings: unknown ruling {item!r} (R-1 to R-9)",
+    "unknown-ruling": "rulings: unknown ruling {item!r} (R-1 to R-10)",
     "ruling-state": "rulings: {item!r}: use {id}=on or {id}=off",
     "ruling-fixed": "rulings: {id} cannot be switched off",
     # ---- recording

@@ -84,6 +84,10 @@ RULINGS: dict[str, Ruling] = {r.id: r for r in (
               "count of 0 included (the card names no minimum)."),
            N_("House rule, on: a player without such a territory scores 0."),
            house_rule=True),
+    Ruling("R-10", N_("Board-game hearts"),
+           N_("A red or golden heart on a task or special tile is scored and warned about "
+              "(the Duel's rule by analogy: a heart lies only on a landscape tile)."),
+           N_("Off: no warning.")),
 )}
 
 
