@@ -1,4 +1,4 @@
-/* The photo flow, layered on pages that work without it (templates/photo/).
+/* The photo flow, layered on pages that work without it (templates/photos/).
  * - Upload form [data-photo-upload]: refuses a too large file at once, sends the photo
  *   with XMLHttpRequest to show upload progress, then "reading the tiles"; on success it
  *   follows the server's redirect to the review, on a refusal it shows the answered page.

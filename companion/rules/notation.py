@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from companion.rules.errors import NotationError
 from companion.rules.hexgrid import Hex
+from companion.rules.numbers import COORDINATE_LIMIT, COUNT_LIMIT, whole_number
 from companion.rules.reasons import Reason
 from companion.rules.tiles import LETTER_OF, TERRAINS, check_code, parse_split
 
@@ -216,9 +217,9 @@ def parse_task(value: str, game: str) -> TaskSpec:
     head, slash, num = value.partition("/")
     number: int | None = None
     if slash:
-        if not _INT.match(num):
+        number = whole_number(num, 0, COUNT_LIMIT)
+        if number is None:
             raise NotationError(Reason("task-value-not-number", {"task": value, "value": num}))
-        number = int(num)
     if head.startswith("double:"):
         if game != "duel":
             raise NotationError(Reason("double-only-in-duel", {"task": value}))
@@ -256,8 +257,11 @@ def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
     if len(parts) < 3:
         raise NotationError(Reason("placement-form", {"text": text.strip()}))
     q, r, code = parts[0], parts[1], parts[2]
-    if not _INT.match(q) or not _INT.match(r):
-        raise NotationError(Reason("position-not-numbers", {"q": q, "r": r}))
+    at_q = whole_number(q, -COORDINATE_LIMIT, COORDINATE_LIMIT)
+    at_r = whole_number(r, -COORDINATE_LIMIT, COORDINATE_LIMIT)
+    if at_q is None or at_r is None:
+        raise NotationError(Reason("position-not-numbers", {"q": q, "r": r,
+                                                            "limit": COORDINATE_LIMIT}))
     check_code(code)
     seen: set[str] = set()
     values: dict[str, object] = {}
@@ -296,14 +300,17 @@ def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
                                                                  "known": list(SPECIAL_TILES)}))
             values["special"] = val
         elif key in ("sheep", "crossing"):
-            if not val.isdigit():
-                raise NotationError(Reason("count-not-number", {"key": key, "value": val}))
-            values[key] = int(val)
+            count = whole_number(val, 0, COUNT_LIMIT)
+            if count is None or val[0] in "+-":
+                raise NotationError(Reason("count-not-number", {"key": key, "value": val,
+                                                                "limit": COUNT_LIMIT}))
+            values[key] = count
         elif key == "markers":
             nums = val.split(",")
-            if not all(n.isdigit() for n in nums):
+            laid = [whole_number(n, 0, COUNT_LIMIT) if n.isdigit() else None for n in nums]
+            if None in laid:
                 raise NotationError(Reason("markers-not-numbers", {"value": val}))
-            values["markers"] = tuple(int(n) for n in nums)
+            values["markers"] = tuple(laid)
         elif key == "split":
             parse_split(val, code)
             values["split"] = val
@@ -315,7 +322,7 @@ def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
             raise NotationError(Reason("markers-need-special", {}))
         for value in values["markers"]:  # type: ignore[attr-defined]
             _check_marker_value(TaskSpec(kind, value, (kind,)), game, "markers=")
-    return Placement(Hex(int(q), int(r)), code, **values, line=line)  # type: ignore[arg-type]
+    return Placement(Hex(at_q, at_r), code, **values, line=line)  # type: ignore[arg-type]
 
 
 def format_placement(p: Placement) -> str:

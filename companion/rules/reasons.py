@@ -18,6 +18,7 @@ every code with its English template; a test renders every one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -436,7 +437,7 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                                     f"of {', '.join(p['known'])})"),
     "no-such-marker": "{where}{task}: no {type} marker shows {value} (the {game} has {boxes})",
     "placement-form": "expected 'Q R CODE [ATTRIBUTES]', got {text!r}",
-    "position-not-numbers": "position {q} {r} is not two whole numbers",
+    "position-not-numbers": "position {q} {r} is not two whole numbers from -{limit} to {limit}",
     "attribute-twice": "attribute {key!r} given twice",
     "attribute-takes-no-value": "attribute {key!r} takes no value",
     "unknown-attribute": lambda p: (f"unknown attribute {p['token']!r} (known: "
@@ -447,7 +448,7 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
     "flag-terrain-missing": "flag={flag}: tile {code} shows no {flag} edge",
     "unknown-special": lambda p: (f"special={p['special']}: unknown special tile (known: "
                                   f"{', '.join(p['known'])})"),
-    "count-not-number": "{key}={value}: expected a whole number 0 or more",
+    "count-not-number": "{key}={value}: expected a whole number from 0 to {limit}",
     "markers-not-numbers": "markers={value}: expected numbers like markers=5,6",
     "mill-needs-grain": "mill: the Great Mill stands on grain, and tile {code} shows none",
     "markers-need-special": ("markers= belongs on a Forest Cabin, Harvest Festival, "
@@ -484,7 +485,8 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
     "spend-form": lambda p: (f"spend: expected 'PATH N' (e.g. start-box1 2), got "
                              f"{p['text'] or 'nothing'!r}"),
     "spend-at-least-one": "spend: {text!r}: cross at least 1 circle",
-    "not-a-score": "game: {value!r} is not a score (a whole number of points, 0 or more)",
+    "spend-too-many": "spend: {text!r}: at most {limit} circles at once",
+    "not-a-score": "game: {value!r} is not a score (a whole number of points from 0 to {limit})",
     "not-an-achievement-id": "achieved: {value!r} is not an achievement id (e.g. great-mill)",
     "campaign-line-form": lambda p: (f"expected 'key: value' (one of {', '.join(p['known'])}), "
                                      f"got {p['line']!r}"),
@@ -519,11 +521,27 @@ CODES = frozenset(TEMPLATES)
 
 
 def render(reason: Reason) -> str:
-    """The English sentence of ``reason`` (the one place engine words are made)."""
+    """The English sentence of ``reason`` (the one place engine words are made); a quoted
+    input longer than ``QUOTE_LIMIT`` characters is shortened in the middle (an attack's
+    5000 digits stay a one-line message).
+
+    >>> render(message("got '" + "9" * 500 + "'")) == "got '" + "9" * 39 + "…" + "9" * 11 + "'"
+    True
+    """
     template = TEMPLATES[reason.code]
     if isinstance(template, str):
-        return template.format(**reason.params)
-    return template(reason.params)
+        return clip(template.format(**reason.params))
+    return clip(template(reason.params))
+
+
+QUOTE_LIMIT = 60
+_LONG_RUN = re.compile(rf"\S{{{QUOTE_LIMIT + 1},}}")
+
+
+def clip(text: str) -> str:
+    """``text`` with every run of more than ``QUOTE_LIMIT`` non-space characters cut to its
+    first 40 and last 12 characters around an ellipsis."""
+    return _LONG_RUN.sub(lambda m: m.group(0)[:40] + "…" + m.group(0)[-12:], text)
 
 
 def message(text: str) -> Reason:

@@ -9,6 +9,13 @@ campaign record (notation.md §4) is *derived* from these rows (``campaign_recor
 replayed by ``companion.rules.campaign`` for every read, so the sheet is never stored
 twice and can never disagree with what was spent.
 
+The web app adds an owner and share tokens (``companion.storage.sharing``) and the
+*confirmed* mark ``confirmed_seq``: the spending and achievement rows after the last
+game whose ``seq`` is above it are *pending* (they count on the sheet at once and survive
+a reload) and may be undone (``undo_pending``) until the players confirm them
+(``confirm``); a newly recorded game makes them final as well (the engine only undoes
+events after the last game).
+
 Every change checks the campaign version it was made from (``expected_version``; None
 skips the check, for tools), is validated by the engine before anything is written
 (a refusal raises ``CampaignError`` and writes nothing) and runs as one transaction.
@@ -39,6 +46,7 @@ from companion.rules import replay_campaign as replay
 from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
 from companion.storage.games import insert_game_row
+from companion.storage.sharing import give_to, marks
 
 
 def _check_text(value: str, what: str, forbidden: str) -> None:
@@ -84,10 +92,22 @@ def insert_campaign_row(db: sqlite_utils.Database, name: str | None, players: li
 
 def create_campaign(
     db: sqlite_utils.Database, name: str | None, players: list[str] | tuple[str, ...] = (),
+    owner: str | None = None,
 ) -> int:
-    """A new, empty campaign; return its id."""
+    """A new, empty campaign (owned by ``owner``, with fresh share tokens, when given);
+    return its id."""
     with transaction(db):
-        return insert_campaign_row(db, name, list(players))
+        cid = insert_campaign_row(db, name, list(players))
+        if owner is not None:
+            give_to(db, "campaigns", cid, owner)
+        return cid
+
+
+def players_of(db: sqlite_utils.Database, campaign_id: int) -> list[str]:
+    """The names of the campaign's players, in order."""
+    return [r["name"] for r in db.query(
+        "SELECT p.name FROM campaign_players cp JOIN players p ON p.id = cp.player_id "
+        "WHERE cp.campaign_id = ? ORDER BY cp.position", [campaign_id])]
 
 
 def get_campaign(db: sqlite_utils.Database, campaign_id: int) -> dict[str, Any]:
@@ -96,10 +116,24 @@ def get_campaign(db: sqlite_utils.Database, campaign_id: int) -> dict[str, Any]:
     if not rows:
         raise NotFoundError(f"no campaign {campaign_id}")
     row = rows[0]
-    row["players"] = [r["name"] for r in db.query(
-        "SELECT p.name FROM campaign_players cp JOIN players p ON p.id = cp.player_id "
-        "WHERE cp.campaign_id = ? ORDER BY cp.position", [campaign_id])]
+    row["players"] = players_of(db, campaign_id)
     return row
+
+
+def campaigns_for(db: sqlite_utils.Database, owner: str, shared: list[int]) -> list[dict[str, Any]]:
+    """The campaigns this browser owns or was given a link to, last changed first, each with
+    its ``players`` and its number of finished (``games``) and in-progress (``playing``)
+    games."""
+    rows = list(db.query(
+        "SELECT c.*, (SELECT COUNT(*) FROM games g WHERE g.campaign_id = c.id AND "
+        "g.status = 'finished') AS games, (SELECT COUNT(*) FROM games g WHERE "
+        "g.campaign_id = c.id AND g.status = 'in_progress') AS playing FROM campaigns c "
+        f"WHERE c.owner = ? OR c.id IN ({marks(shared)}) ORDER BY c.updated DESC, c.id DESC",
+        [owner, *shared],
+    ))
+    for row in rows:
+        row["players"] = players_of(db, int(row["id"]))
+    return rows
 
 
 def list_campaigns(db: sqlite_utils.Database) -> list[dict[str, Any]]:
@@ -110,6 +144,13 @@ def finished_games(db: sqlite_utils.Database, campaign_id: int) -> list[dict[str
     return list(db.query(
         "SELECT id, number, score, record, sheet FROM games WHERE campaign_id = ? "
         "AND status = 'finished' ORDER BY number", [campaign_id]))
+
+
+def games_in_progress(db: sqlite_utils.Database, campaign_id: int) -> list[dict[str, Any]]:
+    """The campaign's games being played (id, version, record, created), oldest first."""
+    return list(db.query(
+        "SELECT id, version, record, created FROM games WHERE campaign_id = ? AND "
+        "status = 'in_progress' ORDER BY id", [campaign_id]))
 
 
 def campaign_record(db: sqlite_utils.Database, campaign_id: int) -> CampaignRecord:
@@ -257,6 +298,55 @@ def undo_last(
     return state
 
 
+def last_seq(db: sqlite_utils.Database, campaign_id: int) -> int:
+    """The ``seq`` of the newest spending or achievement row after the last game (0: none)."""
+    games = finished_games(db, campaign_id)
+    if not games:
+        return 0
+    row = db.execute(
+        "SELECT MAX(s) FROM (SELECT MAX(seq) AS s FROM spending WHERE game_id = :g "
+        "UNION ALL SELECT MAX(seq) FROM achievements WHERE game_id = :g)",
+        {"g": games[-1]["id"]},
+    ).fetchone()
+    return int(row[0] or 0)
+
+
+def pending_count(db: sqlite_utils.Database, campaign: dict[str, Any]) -> int:
+    """How many spending/achievement rows after the last game are not confirmed yet."""
+    games = finished_games(db, int(campaign["id"]))
+    if not games:
+        return 0
+    row = db.execute(
+        "SELECT (SELECT COUNT(*) FROM spending WHERE game_id = :g AND seq > :c) + "
+        "(SELECT COUNT(*) FROM achievements WHERE game_id = :g AND seq > :c)",
+        {"g": games[-1]["id"], "c": int(campaign.get("confirmed_seq") or 0)},
+    ).fetchone()
+    return int(row[0])
+
+
+def confirm(db: sqlite_utils.Database, campaign_id: int, expected_version: int) -> int:
+    """Make the pending spending final (no undo past it); return the new version."""
+    with transaction(db):
+        cursor = db.execute(
+            "UPDATE campaigns SET version = version + 1, updated = :now, confirmed_seq = "
+            "MAX(confirmed_seq, :seq) WHERE id = :id AND version = :v",
+            {"now": now(), "seq": last_seq(db, campaign_id), "id": campaign_id,
+             "v": expected_version},
+        )
+        if cursor.rowcount == 0:
+            current = get_campaign(db, campaign_id)["version"]
+            raise StaleEditError(f"campaign {campaign_id}", expected_version, current)
+    return expected_version + 1
+
+
+def undo_pending(db: sqlite_utils.Database, campaign: dict[str, Any],
+                 expected_version: int) -> None:
+    """Take back the newest pending row; confirmed rows stay (``CampaignError``)."""
+    if last_seq(db, int(campaign["id"])) <= int(campaign.get("confirmed_seq") or 0):
+        raise CampaignError("nothing to undo: the spending is confirmed")
+    undo_last(db, int(campaign["id"]), expected_version=expected_version)
+
+
 def record_score(
     db: sqlite_utils.Database, campaign_id: int, score: int, *, record: str = "",
     sheet: dict[str, Any] | None = None, expected_version: int | None,
@@ -289,17 +379,24 @@ __all__ = [
     "campaign_history",
     "campaign_record",
     "campaign_record_text",
+    "campaigns_for",
+    "confirm",
     "create_campaign",
     "finished_games",
+    "games_in_progress",
     "get_campaign",
     "insert_achievement_row",
     "insert_campaign_row",
     "insert_spend_row",
+    "last_seq",
     "list_campaigns",
     "load_state",
+    "pending_count",
     "player_id",
+    "players_of",
     "record_score",
     "spend",
     "start_campaign_game",
     "undo_last",
+    "undo_pending",
 ]

@@ -6,10 +6,12 @@ timeout. ``transaction(db)`` is the only way this package writes: ``BEGIN IMMEDI
 the write lock first (two writers queue instead of failing half-way), ``COMMIT`` on
 success, ``ROLLBACK`` on any exception, so a failed or interrupted write leaves the
 previous state intact (SQLite's journal undoes a transaction cut off by a crash).
+``connect(path)`` opens an already migrated file without migrating (one per web request).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -32,6 +34,16 @@ def open_db(path: str | Path, extra: Iterable[Migration] = ()) -> sqlite_utils.D
     return db
 
 
+def connect(path: str | Path) -> sqlite_utils.Database:
+    """A connection to a database ``open_db`` has migrated: autocommit (``transaction``
+    opens each write), foreign keys on, busy timeout."""
+    conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 5000")
+    return db
+
+
 @contextmanager
 def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """One write: everything inside commits together or not at all."""
@@ -50,4 +62,4 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-__all__ = ["now", "open_db", "transaction"]
+__all__ = ["connect", "now", "open_db", "transaction"]

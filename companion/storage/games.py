@@ -4,7 +4,8 @@ Representation: a row of ``games`` — ``record`` (the game record text, notatio
 ``sheet`` (the score sheet as JSON text, or NULL), ``score`` (the total once finished),
 ``status`` (``in_progress`` or ``finished``), ``version`` (starts at 1, +1 on every
 change), ``created``/``updated`` (ISO UTC), ``campaign_id`` (NULL for a game outside a
-campaign) and ``number`` (its place among the campaign's finished games). ``get_game``
+campaign) and ``number`` (its place among the campaign's finished games), plus the
+owner and share tokens of migration 2 (``companion.storage.sharing``). ``get_game``
 returns a plain dict with ``sheet`` decoded.
 
 Every change names the version it was made from; a change from an older version raises
@@ -21,6 +22,7 @@ import sqlite_utils
 from companion.rules import title_for
 from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError, StorageError
+from companion.storage.sharing import give_to
 
 STATUSES = ("in_progress", "finished")
 
@@ -70,11 +72,17 @@ def insert_game_row(
 
 def create_game(
     db: sqlite_utils.Database, record: str, *, sheet: dict[str, Any] | None = None,
-    campaign_id: int | None = None,
+    campaign_id: int | None = None, owner: str | None = None, status: str = "in_progress",
+    score: int | None = None,
 ) -> int:
-    """Start a game (in progress); return its id."""
+    """Store a game (in progress unless ``status`` says finished, with its ``score``),
+    owned by ``owner`` with fresh share tokens when given; return its id."""
     with transaction(db):
-        return insert_game_row(db, record, sheet=sheet, campaign_id=campaign_id)
+        game_id = insert_game_row(db, record, sheet=sheet, campaign_id=campaign_id,
+                                  status=status, score=score)
+        if owner is not None:
+            give_to(db, "games", game_id, owner)
+        return game_id
 
 
 def _check_version(db: sqlite_utils.Database, game_id: int, expected: int, changed: int) -> None:
@@ -84,20 +92,28 @@ def _check_version(db: sqlite_utils.Database, game_id: int, expected: int, chang
     raise StaleEditError(f"game {game_id}", expected, current)
 
 
+def update_game_row(
+    db: sqlite_utils.Database, game_id: int, expected_version: int, *,
+    record: str | None = None, sheet: dict[str, Any] | None = None,
+) -> int:
+    """``update_game`` without a transaction of its own (call inside one)."""
+    cursor = db.execute(
+        "UPDATE games SET record = COALESCE(?, record), sheet = COALESCE(?, sheet), "
+        "version = version + 1, updated = ? WHERE id = ? AND version = ?",
+        [record, None if sheet is None else json.dumps(sheet), now(), game_id,
+         expected_version],
+    )
+    _check_version(db, game_id, expected_version, cursor.rowcount)
+    return expected_version + 1
+
+
 def update_game(
     db: sqlite_utils.Database, game_id: int, expected_version: int, *,
     record: str | None = None, sheet: dict[str, Any] | None = None,
 ) -> int:
     """Save a new record and/or sheet made from ``expected_version``; return the new version."""
     with transaction(db):
-        cursor = db.execute(
-            "UPDATE games SET record = COALESCE(?, record), sheet = COALESCE(?, sheet), "
-            "version = version + 1, updated = ? WHERE id = ? AND version = ?",
-            [record, None if sheet is None else json.dumps(sheet), now(), game_id,
-             expected_version],
-        )
-        _check_version(db, game_id, expected_version, cursor.rowcount)
-    return expected_version + 1
+        return update_game_row(db, game_id, expected_version, record=record, sheet=sheet)
 
 
 def finish_game(
@@ -140,4 +156,5 @@ __all__ = [
     "insert_game_row",
     "list_games",
     "update_game",
+    "update_game_row",
 ]

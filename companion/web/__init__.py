@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import sys
 from datetime import timedelta
-from importlib import import_module
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +23,6 @@ from flask import Flask
 ROOT = Path(__file__).resolve().parents[2]
 if not (ROOT / "templates").is_dir():  # installed from a wheel: see pyproject data-files
     ROOT = Path(sys.prefix) / "share" / "companion"
-
-# Feature blueprints written separately, registered when their module is present:
-# the map recorder (issue 5 items 2-3), campaigns, scoring from a photo.
-FEATURE_BLUEPRINTS = ("play", "campaigns", "photos")
-
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
@@ -55,26 +48,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config["SECRET_KEY"] == "dev" and not app.testing:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    from companion.web import compress, errors, i18n, repo, security
+    from companion.web import compress, db, errors, i18n, security
 
     security.init_app(app)
     compress.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
-    repo.init_app(app)
+    db.init_app(app)
 
-    from companion.web import core, disputes, games, pwa, rules_page
+    from companion.web import pwa
+    from companion.web.campaigns import routes as campaigns
+    from companion.web.disputes import routes as disputes
+    from companion.web.games import routes as games
+    from companion.web.photos import routes as photos
+    from companion.web.play import routes as play
 
-    for module in (core, games, disputes, rules_page, pwa):
+    for module in (games, play, campaigns, photos, disputes, i18n, pwa):
         app.register_blueprint(module.bp)
-    for name in FEATURE_BLUEPRINTS:
-        if find_spec(f"companion.web.{name}") is not None:
-            app.register_blueprint(import_module(f"companion.web.{name}").bp)
 
-    from companion.web.sheet_view import tiles_attr
+    from companion.web.games.sheet import tiles_attr
 
-    app.jinja_env.globals.update(tiles_attr=tiles_attr,
-                                 has_endpoint=lambda name: name in app.view_functions)
+    app.jinja_env.globals.update(tiles_attr=tiles_attr)
     return app
 
 

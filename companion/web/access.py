@@ -1,22 +1,36 @@
-"""Who may see or change a game: the creator's cookie identity and share links.
+"""Who may see or change a game or a campaign: the creator's cookie identity and share links.
 
 Representation: the signed session cookie carries ``owner`` (a random
-``secrets.token_urlsafe`` string created on first visit; no accounts) and
-``grants`` ({game id as str: "view" | "edit"}) added when a share link
-``/s/TOKEN`` is opened. ``load_game(game_id, need)`` returns the game row and the
-access level (``"owner"``, ``"edit"``, ``"view"``) or aborts with 404 / 403.
+``secrets.token_urlsafe`` string created on first visit; no accounts) and, per kind of
+thing shared, a dict ``{id as str: "view" | "edit"}`` added when a share link is opened:
+``grants`` for games (``/s/TOKEN``), ``campaign_grants`` for campaigns (``/c/TOKEN``).
+A row's access level is ``"owner"`` (its ``owner`` column is this browser), else the
+granted level, else none. ``load_game(id, need)`` / ``load_campaign(id, need)`` return
+the row and the level, or answer 404 (no such row) / 403 (not allowed: a friendly page;
+for a campaign ``CampaignDenied``, which the campaigns blueprint words itself). The games
+of a campaign are reached through it: ``grant_game`` gives this browser the campaign's
+level on one of its games.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Literal
 
 from flask import abort, session
 
-from companion.web import repo
+from companion.storage import campaigns as storage_campaigns
+from companion.storage import games as storage_games
+from companion.storage.errors import NotFoundError
+from companion.web.db import get_db
 
+Kind = Literal["game", "campaign"]
+SESSION_KEYS: dict[Kind, str] = {"game": "grants", "campaign": "campaign_grants"}
 LEVELS = {"view": 0, "edit": 1, "owner": 2}
+
+
+class CampaignDenied(Exception):
+    """This browser may not see (or change) the campaign."""
 
 
 def owner_id() -> str:
@@ -29,35 +43,63 @@ def owner_id() -> str:
     return owner
 
 
-def grants() -> dict[str, str]:
-    value = session.get("grants")
+def grants(kind: Kind = "game") -> dict[str, str]:
+    value = session.get(SESSION_KEYS[kind])
     return dict(value) if isinstance(value, dict) else {}
 
 
-def grant(game_id: int, level: str) -> None:
-    current = grants()
-    if LEVELS.get(current.get(str(game_id), ""), -1) < LEVELS[level]:
-        current[str(game_id)] = level
-        session["grants"] = current
+def grant(kind: Kind, row_id: int, level: str) -> None:
+    """Remember that this browser opened a share link of ``level`` (never lowers one)."""
+    current = grants(kind)
+    if LEVELS.get(current.get(str(row_id), ""), -1) < LEVELS[level]:
+        current[str(row_id)] = level
+        session[SESSION_KEYS[kind]] = current
         session.permanent = True
 
 
-def access_to(game: dict[str, Any]) -> str | None:
-    if game.get("owner") and game["owner"] == session.get("owner"):
+def shared_ids(kind: Kind = "game") -> list[int]:
+    """The ids this browser was given a link to."""
+    return [int(k) for k in grants(kind) if k.isdigit()]
+
+
+def access_to(kind: Kind, row: dict[str, Any]) -> str | None:
+    if row.get("owner") and row["owner"] == session.get("owner"):
         return "owner"
-    return grants().get(str(game["id"]))
+    return grants(kind).get(str(row["id"]))
+
+
+def allowed(level: str | None, need: str) -> bool:
+    return level is not None and LEVELS[level] >= LEVELS[need]
 
 
 def load_game(game_id: int, need: str = "view") -> tuple[dict[str, Any], str]:
     """The game and this browser's access to it; 404 if missing, 403 if not allowed."""
     try:
-        game = repo.get_game(repo.get_db(), game_id)
-    except repo.NotFoundError:
+        game = storage_games.get_game(get_db(), game_id)
+    except NotFoundError:
         abort(404)
-    level = access_to(game)
-    if level is None or LEVELS[level] < LEVELS[need]:
+    level = access_to("game", game)
+    if level is None or not allowed(level, need):
         abort(403)
     return game, level
+
+
+def load_campaign(campaign_id: int, need: str = "view") -> tuple[dict[str, Any], str]:
+    """The campaign row and this browser's access; 404 if missing, ``CampaignDenied`` if
+    not allowed."""
+    try:
+        campaign = storage_campaigns.get_campaign(get_db(), campaign_id)
+    except NotFoundError:
+        abort(404)
+    level = access_to("campaign", campaign)
+    if level is None or not allowed(level, need):
+        raise CampaignDenied(need)
+    return campaign, level
+
+
+def grant_game(game_id: int, level: str) -> None:
+    """Let this browser open a game of a campaign it may see (edit stays edit)."""
+    grant("game", game_id, "edit" if can_edit(level) else "view")
 
 
 def can_edit(level: str | None) -> bool:

@@ -4,14 +4,15 @@ Representation: the catalogues are ``companion/translations/LOCALE/LC_MESSAGES/
 messages.po``; their compiled ``.mo`` files are (re)built at start-up when
 missing or older than the ``.po`` (so a fresh clone works without a build step).
 The locale comes from the ``lang`` cookie (set by the footer form, ``POST
-/language``) or else from the browser's ``Accept-Language``; English otherwise.
+/language``, blueprint ``i18n``) or else from the browser's ``Accept-Language``; English otherwise.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from flask import Flask, request
+from flask import Blueprint, Flask, Response, abort, make_response, redirect, request
 from flask_babel import Babel, get_locale
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
@@ -22,6 +23,8 @@ LANGUAGES: dict[str, str] = {
     "de": "Deutsch",
 }
 COOKIE = "lang"
+
+bp = Blueprint("i18n", __name__)
 
 
 def select_locale() -> str:
@@ -67,3 +70,23 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, current_language=current_language)
+
+
+def safe_next(target: str | None) -> str:
+    """A same-site path to go back to (never another host)."""
+    if not target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+@bp.post("/language")
+def language() -> Response:
+    lang = request.form.get("lang", "")
+    if lang not in LANGUAGES:
+        abort(400)
+    response = make_response(redirect(safe_next(request.form.get("next")), 303))
+    response.set_cookie(COOKIE, lang, max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
+    return response

@@ -26,7 +26,7 @@ import webtools
 from webtools import BROWSER, ROOT, LiveServer
 
 from companion.rules import Hex, Placement, best_alignment, parse_record, score_text, write_record
-from companion.web.photo_review import Review
+from companion.web.photos.review import Review
 
 pytestmark = BROWSER
 

@@ -29,7 +29,8 @@ from companion.rules import (
     unlocked_header,
 )
 from companion.storage import campaigns as storage
-from companion.web import repo
+from companion.storage.games import get_game
+from companion.web.db import get_db
 
 MILL = "game: board-game\n0 0 GGGGGG task=grain/4 mill\n" + "".join(
     f"{q} {r} GGGGGG\n" for q, r in [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)])
@@ -64,12 +65,12 @@ class Browser:
 
 def version(app: Flask, cid: int) -> int:
     with app.app_context():
-        return int(storage.get_campaign(repo.get_db(), cid)["version"])
+        return int(storage.get_campaign(get_db(), cid)["version"])
 
 
 def state(app: Flask, cid: int) -> Any:
     with app.app_context():
-        return storage.load_state(repo.get_db(), cid)
+        return storage.load_state(get_db(), cid)
 
 
 def add_score(b: Browser, cid: int, score: int) -> None:
@@ -262,7 +263,7 @@ def test_next_game_has_the_unlocked_header_and_reminders(app: Flask, b: Browser)
     target = r.headers["HX-Redirect"]
     gid = int(target.rsplit("/", 1)[1])
     with app.app_context():
-        record = repo.get_game(repo.get_db(), gid)["record"]
+        record = get_game(get_db(), gid)["record"]
     assert f"unlocked: {unlocked_header(st)}" in record
     assert parse_record(record).players == ["Ana", "Rui"]
     html = b.get(target).get_data(as_text=True)
@@ -280,7 +281,7 @@ def test_finish_a_campaign_game_typed_or_scored(app: Flask, b: Browser) -> None:
     cid = b.new_campaign()
     gid = int(b.post(f"/campaigns/{cid}/games/new").headers["Location"].rsplit("/", 1)[1])
     with app.app_context():
-        gv = repo.get_game(repo.get_db(), gid)["version"]
+        gv = get_game(get_db(), gid)["version"]
     r = b.post(f"/campaigns/{cid}/games/{gid}/finish", score="123", version=gv)
     assert r.status_code == 303
     st = state(app, cid)
@@ -289,7 +290,7 @@ def test_finish_a_campaign_game_typed_or_scored(app: Flask, b: Browser) -> None:
     assert r.status_code == 303 and r.headers["Location"] == f"/games/{gid}"
     add_score(b, cid, 77)
     with app.app_context():
-        paper = storage.finished_games(repo.get_db(), cid)[1]["id"]
+        paper = storage.finished_games(get_db(), cid)[1]["id"]
     r = b.get(f"/campaigns/{cid}/games/{paper}/open")  # a total without a record
     assert r.headers["Location"] == f"/campaigns/{cid}/history"
     gid2 = int(b.post(f"/campaigns/{cid}/games/new").headers["Location"].rsplit("/", 1)[1])
@@ -469,12 +470,12 @@ def test_every_write_route_plain_and_htmx(app: Flask, htmx: bool) -> None:
     assert r.status_code == (204 if htmx else 303)
 
 
-def test_migration_1101_is_applied_by_the_app(app: Flask) -> None:
+def test_the_sharing_migrations_are_applied_by_the_app(app: Flask) -> None:
     from companion.storage.migrations import applied_migrations
 
     with app.app_context():
-        db = repo.get_db()
-        assert {1001, 1101} <= set(applied_migrations(db))
+        db = get_db()
+        assert {2, 3} <= set(applied_migrations(db))
         columns = set(db.table("campaigns").columns_dict)
     assert {"owner", "view_token", "edit_token", "confirmed_seq"} <= columns
 

@@ -11,8 +11,9 @@ from flask.testing import FlaskClient
 from webtools import HX
 
 from companion.rules import RULINGS, Board, Hex, parse_record, replay, rotate
-from companion.web import repo
-from companion.web.disputes import board_at, rule_on
+from companion.web import records
+from companion.web.db import get_db
+from companion.web.disputes.views import board_at, rule_on
 
 OWNER = "disputes-owner"
 # grain/4 task tile at the centre; three more grain tiles would complete it
@@ -31,7 +32,7 @@ def owner() -> str:
 @pytest.fixture()
 def game_id(app: Flask) -> int:
     with app.app_context():
-        return repo.create_game(repo.get_db(), GAME, OWNER)
+        return records.create_game(get_db(), GAME, OWNER)
 
 
 def current_board() -> Board:

@@ -11,12 +11,13 @@ from flask.testing import FlaskClient
 from webtools import HX, RECORD, browser
 
 from companion.rules import parse_record
-from companion.web import repo
+from companion.storage.games import get_game
+from companion.web.db import get_db
 
 
 def stored(app: Flask, game_id: int) -> dict[str, object]:
     with app.app_context():
-        return repo.get_game(repo.get_db(), game_id)
+        return get_game(get_db(), game_id)
 
 
 def import_game(c: FlaskClient, tok: str, text: str = RECORD, finished: bool = True) -> int:

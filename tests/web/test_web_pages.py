@@ -14,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import HX, RECORD
 
-from companion.web import repo
+from companion.web import records
+from companion.web.db import get_db
 
 OWNER = "pages-owner"
 
@@ -26,7 +27,7 @@ def owner() -> str:
 
 def make_game(app: Flask, text: str = RECORD, owner: str = OWNER) -> int:
     with app.app_context():
-        return repo.create_game(repo.get_db(), text, owner)
+        return records.create_game(get_db(), text, owner)
 
 
 def pages(game_id: int) -> list[str]:
@@ -133,8 +134,8 @@ def test_offline_page(client: FlaskClient) -> None:
 def test_home_lists_games_in_progress_and_finished(app: Flask, client: FlaskClient) -> None:
     playing = make_game(app, "game: board-game\nplayers: Ana, Rui\n0 0 GGGGGG\n")
     with app.app_context():
-        finished = repo.create_game(repo.get_db(), RECORD, OWNER, finished=True)
-        other = repo.create_game(repo.get_db(), "game: board-game\nplayers: Zed\n", "someone")
+        finished = records.create_game(get_db(), RECORD, OWNER, finished=True)
+        other = records.create_game(get_db(), "game: board-game\nplayers: Zed\n", "someone")
     html = client.get("/").get_data(as_text=True)
     progress, done = html.split("<h2>Finished</h2>")
     assert f"/games/{playing}" in progress or f"/play/{playing}" in progress

@@ -24,11 +24,13 @@ from PIL import Image
 from webtools import HX, browser
 
 from companion.rules import Hex, parse_record, replay, rotate
+from companion.storage import photos as store
+from companion.storage.games import get_game
 from companion.vision import scan
-from companion.web import create_app, repo
-from companion.web import photo_store as store
-from companion.web.photo_image import CleanPhoto, normalise
-from companion.web.photo_review import Review, from_scan, verdict
+from companion.web import create_app
+from companion.web.db import get_db
+from companion.web.photos.image import CleanPhoto, normalise
+from companion.web.photos.review import Review, from_scan, verdict
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 PHOTO = SAMPLES / "wood-from-above.jpg"
@@ -53,14 +55,14 @@ def upload(c: FlaskClient, tok: str, game_id: int, data: bytes, name: str = "tab
 
 def draft(app: Flask, game_id: int) -> store.StoredReview:
     with app.app_context():
-        found = store.get_review(repo.get_db(), game_id)
+        found = store.get_review(get_db(), game_id)
     assert found is not None
     return found
 
 
 def game_record(app: Flask, game_id: int) -> str:
     with app.app_context():
-        return str(repo.get_game(repo.get_db(), game_id)["record"])
+        return str(get_game(get_db(), game_id)["record"])
 
 
 @pytest.fixture()
@@ -90,7 +92,7 @@ def scanned(app: Flask, sample_scan: tuple[CleanPhoto, dict[str, Any]]
     game_id = new_game(c, tok)
     clean, result = sample_scan
     with app.app_context():
-        db = repo.get_db()
+        db = get_db()
         with store.transaction(db):
             pid = store.insert_photo(db, game_id, clean.jpeg, clean.width, clean.height, result)
             store.put_review(db, game_id, from_scan(result, pid).to_json(), None)
@@ -175,7 +177,7 @@ def test_overlay_positions_follow_center_px(app: Flask,
 
 def photo_rows(app: Flask, game_id: int) -> list[dict[str, Any]]:
     with app.app_context():
-        return store.photos_of(repo.get_db(), game_id)
+        return store.photos_of(get_db(), game_id)
 
 
 def test_stored_photo_is_downscaled_jpeg(app: Flask,
@@ -409,7 +411,7 @@ def test_confirm_makes_the_final_map_then_end_of_game_entry(
     now = draft(app, game_id)
     review = Review.from_json(now.state)
     with app.app_context():
-        game_version = repo.get_game(repo.get_db(), game_id)["version"]
+        game_version = get_game(get_db(), game_id)["version"]
     r = c.post(f"/games/{game_id}/photos/confirm",
                data={"csrf_token": tok, "version": now.version, "game_version": game_version})
     assert r.status_code == 303, r.get_data(as_text=True)
@@ -428,7 +430,7 @@ def test_confirm_makes_the_final_map_then_end_of_game_entry(
     assert "final map." in page and "Confirm this map" not in page
     # the end-of-game entry then takes the completed markers; the sheet shows them
     with app.app_context():
-        version = repo.get_game(repo.get_db(), game_id)["version"]
+        version = get_game(get_db(), game_id)["version"]
     r = c.post(f"/play/{game_id}/completed",
                data={"csrf_token": tok, "version": version, "type": "forest", "value": "5"})
     assert r.status_code == 303
@@ -464,7 +466,7 @@ def test_discard_drops_the_draft(app: Flask, scanned: tuple[FlaskClient, str, in
                data={"csrf_token": tok, "version": now.version})
     assert r.status_code == 303 and r.headers["Location"].endswith("/photos/new")
     with app.app_context():
-        assert store.get_review(repo.get_db(), game_id) is None
+        assert store.get_review(get_db(), game_id) is None
     assert c.get(f"/games/{game_id}/photos/review").status_code == 200  # the form again
 
 
@@ -491,7 +493,7 @@ def test_second_photo_that_does_not_overlap_is_refused(app: Flask) -> None:
         {"at": [0, 0], "code": "SSSSSS", "confidence": [1.0] * 6, "attributes": {},
          "center_px": [10.0, 10.0], "mismatch": []}]}
     with app.app_context():
-        db = repo.get_db()
+        db = get_db()
         with store.transaction(db):
             pid = store.insert_photo(db, game_id, b"\xff\xd8", 20, 20, lonely)
             store.put_review(db, game_id, from_scan(lonely, pid).to_json(), None)

@@ -20,9 +20,9 @@ from PIL import Image
 from webtools import browser
 
 from companion.rules import Hex, Placement, format_placement, parse_record, replay, rotate
-from companion.web import photo_store as store
-from companion.web import repo
-from companion.web.photo_review import (
+from companion.storage import photos as store
+from companion.web.db import get_db
+from companion.web.photos.review import (
     Review,
     ReviewError,
     ReviewTile,
@@ -196,6 +196,6 @@ def test_png_and_heic_photos_are_accepted(app: Flask, fmt: str) -> None:
                data={"csrf_token": tok, "photo": (io.BytesIO(out.getvalue()), "t")})
     assert r.status_code == 303, r.get_data(as_text=True)
     with app.app_context():
-        rows = store.photos_of(repo.get_db(), game_id)
-        data = store.photo_bytes(repo.get_db(), game_id, rows[0]["id"])
+        rows = store.photos_of(get_db(), game_id)
+        data = store.photo_bytes(get_db(), game_id, rows[0]["id"])
     assert Image.open(io.BytesIO(data)).format == "JPEG"

@@ -1,4 +1,4 @@
-"""The map recorder (companion/web/play.py) through the Flask test client.
+"""The map recorder (companion/web/play/) through the Flask test client.
 
 Every route is requested plain (full page, POST-redirect-GET) and with
 ``HX-Request: true`` (the ``#play`` fragment alone). Games live in a real SQLite
@@ -18,7 +18,9 @@ from flask.testing import FlaskClient
 from webtools import HX
 
 from companion.rules import parse_record
-from companion.web import create_app, repo
+from companion.storage.games import get_game
+from companion.web import create_app, records
+from companion.web.db import get_db
 
 OWNER = "owner-of-the-test-games"
 
@@ -37,12 +39,12 @@ def owner() -> str:
 
 def new_game(app: Flask, text: str, owner: str = OWNER) -> int:
     with app.app_context():
-        return repo.create_game(repo.get_db(), text, owner)
+        return records.create_game(get_db(), text, owner)
 
 
 def stored(app: Flask, game_id: int) -> tuple[str, int]:
     with app.app_context():
-        row = repo.get_game(repo.get_db(), game_id)
+        row = get_game(get_db(), game_id)
         return str(row["record"]), int(row["version"])
 
 

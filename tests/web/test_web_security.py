@@ -10,7 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import HX, RECORD, csrf_token
 
-from companion.web import create_app, repo
+from companion.web import create_app, records
+from companion.web.db import get_db
 
 
 def token(client: FlaskClient) -> str:
@@ -21,7 +22,7 @@ def forms(app: Flask, client: FlaskClient) -> list[str]:
     with client.session_transaction() as s:
         owner = s.get("owner")
     with app.app_context():
-        game_id = repo.create_game(repo.get_db(), RECORD, str(owner))
+        game_id = records.create_game(get_db(), RECORD, str(owner))
     return ["/score", "/games/new", "/games/import", f"/games/{game_id}/edit",
             f"/games/{game_id}/finish", "/language"]
 

@@ -23,8 +23,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.rules import parse_record
-from companion.web import photo_store, repo
-from companion.web.photo_review import Review
+from companion.storage import photos as photo_store
+from companion.storage.games import get_game
+from companion.web.db import get_db
+from companion.web.photos.review import Review
 
 HX = {"HX-Request": "true"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +83,7 @@ class LiveServer:
 
     def game(self, game_id: int) -> dict[str, Any]:
         with self.app.app_context():
-            return dict(repo.get_game(repo.get_db(), game_id))
+            return dict(get_game(get_db(), game_id))
 
     def record(self, game_id: int) -> str:
         return str(self.game(game_id)["record"])
@@ -91,7 +93,7 @@ class LiveServer:
 
     def review(self, game_id: int) -> Review:
         with self.app.app_context():
-            found = photo_store.get_review(repo.get_db(), game_id)
+            found = photo_store.get_review(get_db(), game_id)
         assert found is not None
         return Review.from_json(found.state)
 

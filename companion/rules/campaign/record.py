@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from companion.rules.errors import CampaignError
+from companion.rules.numbers import SCORE_LIMIT, SPEND_LIMIT, whole_number
 from companion.rules.reasons import Reason
 
 KEYS = ("campaign", "players", "game", "spend", "achieved")
@@ -87,7 +88,9 @@ def parse_spend_items(value: str) -> tuple[SpendItem, ...]:
         m = _SPEND_ITEM.match(text)
         if not m:
             raise CampaignError(Reason("spend-form", {"text": text}))
-        count = int(m["count"])
+        count = whole_number(m["count"], -SPEND_LIMIT, SPEND_LIMIT)
+        if count is None:
+            raise CampaignError(Reason("spend-too-many", {"text": text, "limit": SPEND_LIMIT}))
         if count < 1:
             raise CampaignError(Reason("spend-at-least-one", {"text": text}))
         items.append(SpendItem(m["path"], count, m["hex"]))
@@ -95,9 +98,10 @@ def parse_spend_items(value: str) -> tuple[SpendItem, ...]:
 
 
 def _parse_score(value: str) -> int:
-    if not re.fullmatch(r"\d+", value):
-        raise CampaignError(Reason("not-a-score", {"value": value}))
-    return int(value)
+    score = whole_number(value, 0, SCORE_LIMIT)
+    if score is None or not value.isdigit():
+        raise CampaignError(Reason("not-a-score", {"value": value, "limit": SCORE_LIMIT}))
+    return score
 
 
 def _parse_ids(value: str) -> tuple[str, ...]:

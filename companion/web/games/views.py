@@ -1,0 +1,69 @@
+"""What the game pages show: the score sheet laid out like the pads, maps, share links.
+
+Representation: ``score_view(text)`` parses, replays and scores a record once
+(``records.sheet_of``) and returns a ``ScoreView`` (the sheet JSON, the pad rows of a
+board game or the duel rows and player names, one map per landscape and the warnings);
+it raises ``RulesError`` (``"line N: ..."``) for a bad record. ``game_context(game,
+level)`` is the template variables of ``games/_game.html``: the game row, this browser's
+access level, its ``ScoreView`` (or the reason it has none), the record's summary and,
+for the owner, the two share links.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import url_for
+
+from companion.rules import RulesError, parse_record, replay
+from companion.web import access, records
+from companion.web.games.sheet import DuelRow, Row, duel_rows, pad_rows, warnings_of
+from companion.web.mapsvg import MapDrawing, draw
+
+
+@dataclass
+class ScoreView:
+    kind: str
+    sheet: dict[str, Any]
+    rows: list[Row] = field(default_factory=list)
+    duel: list[DuelRow] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)
+    winner: str | None = None
+    maps: list[tuple[str | None, MapDrawing]] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+
+def score_view(text: str) -> ScoreView:
+    game = replay(parse_record(text))
+    sheet = records.sheet_of(game)
+    maps = [(player, draw(board.tiles)) for player, board in game.boards.items()]
+    if game.record.is_duel:
+        players = list(sheet.get("players", {}))
+        return ScoreView("duel", sheet, duel=duel_rows(sheet), players=players,
+                         winner=sheet.get("winner"), maps=maps, warnings=warnings_of(sheet))
+    return ScoreView("board-game", sheet, rows=pad_rows(sheet), maps=maps,
+                     warnings=warnings_of(sheet))
+
+
+def view_of(record: str) -> tuple[ScoreView | None, str | None]:
+    try:
+        return score_view(record), None
+    except RulesError as err:
+        return None, str(err)
+
+
+def game_context(game: dict[str, Any], level: str, **extra: Any) -> dict[str, Any]:
+    view, error = view_of(game["record"])
+    share = None
+    if level == "owner":
+        share = {
+            "view": url_for("games.shared", token=game["view_token"], _external=True),
+            "edit": url_for("games.shared", token=game["edit_token"], _external=True),
+        }
+    return dict(game=game, level=level, view=view, view_error=error,
+                summary=records.summary(game["record"]), share=share,
+                can_edit=access.can_edit(level), **extra)
+
+
+__all__ = ["ScoreView", "game_context", "score_view", "view_of"]
