@@ -144,3 +144,12 @@ def test_campaign_refusals_carry_their_own_code(steps: list[str]) -> None:
     with pytest.raises(RulesError) as err:
         load_campaign("\n".join(steps) + "\n")
     assert err.value.why.code in CODES and err.value.why.code != "message"
+
+
+def test_the_public_api_exposes_the_codes() -> None:
+    import companion.rules as api
+
+    assert {"Reason", "render", "CODES", "rule_text", "illegal_now", "explain_illegal"} <= set(
+        api.__all__)
+    why = api.Reason.of("touches-nothing", at=(5, 5))
+    assert api.rule_text(why) == "Every tile after the first must touch a placed tile."
