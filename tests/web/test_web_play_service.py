@@ -15,8 +15,8 @@ from companion.rules import (
     random_record,
     rotate,
 )
+from companion.web.hexmap import map_view
 from companion.web.play.tiles import choices, filter_catalogue, matches, painted_code
-from companion.web.play_map import map_view
 from companion.web.play_service import (
     add_completed,
     build_placement,

@@ -30,8 +30,8 @@ from companion.rules import (
     Placement,
     rotate,
 )
+from companion.web.hexmap import MapView, map_view, origin_shapes, tile_icon
 from companion.web.play.tiles import clean_pattern, filter_catalogue, painted_code, section_of
-from companion.web.play_map import MapView, map_view, origin_shapes, tile_icon
 from companion.web.play_service import (
     Position,
     Turn,
