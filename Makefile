@@ -2,10 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
+HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test install install-dev lint typecheck bench clean
+.PHONY: run test install install-dev lint typecheck bench clean train-scanner
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,6 @@ install-dev: $(VENV)/.installed-dev
 
 run: install
 	@mkdir -p instance
-	@echo "Starting the companion on http://$(HOST):$(PORT)/ (database: instance/companion.sqlite)"
 	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 
 lint: install-dev
@@ -39,6 +38,13 @@ test: install-dev lint typecheck
 
 bench: install-dev
 	$(BIN)/python bench/rules_bench.py
+
+# Retrains companion/vision/models/terrain.npz from renders and ../shared/tiles (~2-5 min,
+# seeded). TILES=DIR reads the development photos elsewhere; EVALUATE=1 prints the
+# held-out accuracy (k-fold by real tile) instead of writing the model.
+TILES ?= ../shared/tiles
+train-scanner: install-dev
+	nice -n 10 $(BIN)/python -m companion.vision.synth.train_terrain --tiles $(TILES) $(if $(EVALUATE),--evaluate)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -19,7 +19,7 @@ from companion.rules import (
     parse_record,
     random_game,
     replay,
-    score_game,
+    score,
     write_record,
 )
 
@@ -47,9 +47,9 @@ def main() -> None:
             t0 = time.perf_counter()
             parse_record(text)
             t1 = time.perf_counter()
-            score_game(replay(record))
+            score(replay(record))
             t2 = time.perf_counter()
-            score_game(replay(parse_record(text))).to_json()
+            score(replay(parse_record(text))).to_json()
             t3 = time.perf_counter()
             best_parse = min(best_parse, t1 - t0)
             best_score = min(best_score, t2 - t1)

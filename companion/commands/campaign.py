@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from companion.cli import read_input
+from companion.commands.console import InputError, read_text, refuse
 from companion.rules import (
     HEX_BY_ID,
     PATH_BY_ID,
@@ -86,20 +86,22 @@ def format_sheet(state: CampaignState) -> str:
     return "\n".join(lines) + "\n"
 
 
+NAME = "campaign"
+HELP = "replay a campaign record and print the campaign sheet"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file")
+    parser.add_argument("--json", action="store_true", help="print the campaign sheet as JSON")
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        text = read_input(args.file)
-    except OSError as err:
-        print(f"cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
-        return 1
-    except UnicodeDecodeError:
-        print(f"cannot read {args.file}: not UTF-8 text", file=sys.stderr)
-        return 1
-    try:
-        state = load_campaign(text)
+        state = load_campaign(read_text(args.file))
+    except InputError as err:
+        return refuse(str(err))
     except RulesError as err:
-        print(str(err), file=sys.stderr)
-        return 1
+        return refuse(str(err))
     if getattr(args, "json", False):
         print(json.dumps(state.to_json(), ensure_ascii=False))
     else:

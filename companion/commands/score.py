@@ -1,40 +1,38 @@
-"""``companion score RECORD [--json] [--explain]`` and ``companion check RECORD``.
+"""``companion score RECORD [--json] [--explain]``: validate and score a record.
 
-Exit status 0 on success; 1 with one line ``line N: reason`` on standard error
-for an unreadable or illegal record (notation.md section 5). Never a traceback.
+Prints the sheet laid out like the paper pad (the Duel: a column per player), or with
+``--json`` the object of notation.md section 6, or with ``--explain`` the sheet and every
+number in plain words. Exit status 0 on success; 1 with one line ``line N: reason`` on
+standard error for an unreadable or illegal record (notation.md section 5).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from companion.cli import read_input
-from companion.rules import RulesError
+from companion.commands.console import InputError, read_text, refuse
+from companion.rules import RulesError, explain_lines, score_text
+
+NAME = "score"
+HELP = "validate and score a record (file path or - for stdin)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record")
+    parser.add_argument("--json", action="store_true", help="print the sheet as JSON")
+    parser.add_argument("--explain", action="store_true",
+                        help="explain every number in plain words")
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.rules import explain_lines, parse_record, replay, score_text
-
     try:
-        text = read_input(args.record)
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"companion: cannot read {args.record}: {getattr(err, 'strerror', None) or err}",
-              file=sys.stderr)
-        return 1
-    try:
-        if args.command == "check":
-            game = replay(parse_record(text))
-            for w in game.warnings:
-                print(f"warning: {w}", file=sys.stderr)
-            print("ok")
-            return 0
-        sheet = score_text(text)
+        sheet = score_text(read_text(args.record))
+    except InputError as err:
+        return refuse(f"companion: {err}")
     except RulesError as err:
-        print(str(err), file=sys.stderr)
-        return 1
+        return refuse(str(err))
     if args.json:
         print(json.dumps(sheet, indent=2))
     elif args.explain:

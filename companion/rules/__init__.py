@@ -2,12 +2,27 @@
 
 This package's ``__all__`` is the engine's public API: the web app, the scanner, storage
 and the command line import from ``companion.rules`` only, never from its modules.
+Inside the package, modules import each other by module path, never through this file.
 
-Modules: ``hexgrid`` (axial hexes, edge order, layout), ``tiles`` (codes, rotation,
-areas, catalogue), ``notation`` (records in and out), ``board`` (placement, undo,
-territories, markers), ``territories`` (flood fill), ``game`` (replay, warnings),
-``sheet`` and ``components`` (board-game score sheet), ``duel`` (the Duel),
-``campaign`` (the campaign sheet), ``explain`` (explanations), ``errors``.
+Layout (imports go one way, top-level modules below the subpackages; a test fails on an
+import cycle and on any import from outside the standard library):
+
+- ``hexgrid`` (axial hexes, edge order, ``opposite``, layout), ``tiles`` (codes,
+  rotation, areas, catalogue, ``edges_can_meet``), ``notation`` (records in and out),
+  ``errors``, ``rulings`` (rulings R-n and the rule set), ``board`` (placement, undo,
+  the incremental union-find, markers), ``territories`` (flood fill and the board's
+  territories), ``landscape`` (what score rows read), ``explain`` (explanations),
+  ``ordering`` (connected orders of a final map), ``pools`` (task markers in the box),
+  ``game`` (replay of a record, board-game reveal order, warnings), ``recording``
+  (record-text changes: place, undo, redo, end-of-game markers), ``rulebook`` (the rules
+  in words, for the rules page), ``randomgame``, ``mapmerge``.
+- ``duel/``: the Duel's own rules: ``turns`` (whose turn, reveal order), ``module1``,
+  ``places``, ``module2``, ``warnings``.
+- ``scoring/``: ``score(game)``, the one entry point for both games' sheets:
+  ``board_game``, ``duel_sheet``, ``fields`` (rows both share), ``components``
+  (unlocked campaign components).
+- ``campaign/``: ``record``, ``track``, ``titles``, ``unlocks``, ``state`` (the sheet,
+  spending, setup reminders), ``mill``, ``stats``.
 """
 
 from companion.rules.board import (
@@ -16,20 +31,10 @@ from companion.rules.board import (
     Board,
     Marker,
 )
-from companion.rules.campaign import (
-    CampaignState,
-    Crossing,
-    load_campaign,
-    setup_reminders,
-    unlocked_header,
-)
-from companion.rules.campaign import (
-    replay as replay_campaign,
-)
-from companion.rules.campaign_mill import (
+from companion.rules.campaign.mill import (
     check_great_mill,
 )
-from companion.rules.campaign_record import (
+from companion.rules.campaign.record import (
     AchievedEvent,
     CampaignRecord,
     Event,
@@ -39,13 +44,25 @@ from companion.rules.campaign_record import (
     parse_campaign,
     write_campaign,
 )
-from companion.rules.campaign_stats import (
+from companion.rules.campaign.state import (
+    CampaignState,
+    Crossing,
+    Reminder,
+    load_campaign,
+    reminder_items,
+    setup_reminders,
+    unlocked_header,
+)
+from companion.rules.campaign.state import (
+    replay as replay_campaign,
+)
+from companion.rules.campaign.stats import (
     campaign_stats,
 )
-from companion.rules.campaign_titles import (
+from companion.rules.campaign.titles import (
     title_for,
 )
-from companion.rules.campaign_track import (
+from companion.rules.campaign.track import (
     HEX_BY_ID,
     HEXES,
     PATH_BY_ID,
@@ -53,13 +70,14 @@ from companion.rules.campaign_track import (
     TOTAL_CIRCLES,
     TrackPath,
 )
-from companion.rules.campaign_unlocks import (
+from companion.rules.campaign.unlocks import (
     RED_HEART,
     Content,
     Effects,
 )
-from companion.rules.duel import (
-    score_duel,
+from companion.rules.duel.turns import (
+    Turn,
+    duel_turn,
 )
 from companion.rules.errors import (
     CampaignError,
@@ -69,8 +87,6 @@ from companion.rules.errors import (
 )
 from companion.rules.game import (
     Game,
-    board_game_pool,
-    duel_pool,
     replay,
     replay_text,
 )
@@ -80,6 +96,7 @@ from companion.rules.hexgrid import (
     Hex,
     Layout,
     hex_round,
+    opposite,
 )
 from companion.rules.mapmerge import (
     best_alignment,
@@ -105,15 +122,47 @@ from companion.rules.notation import (
 from companion.rules.ordering import (
     connected_order,
 )
+from companion.rules.pools import (
+    board_game_pool,
+    duel_pool,
+    marker_pool,
+    markers_left,
+    markers_used,
+)
 from companion.rules.randomgame import (
     random_game,
     random_record,
 )
+from companion.rules.recording import (
+    Position,
+    RedoEntry,
+    add_completed,
+    build_placement,
+    check_placement,
+    completed_total,
+    explain_illegal,
+    load_position,
+    place,
+    redo,
+    remove_completed,
+    undo,
+)
+from companion.rules.rulebook import (
+    RuleSection,
+)
+from companion.rules.rulebook import (
+    search as search_rules,
+)
 from companion.rules.rulings import (
     RULINGS,
+    Ruling,
 )
-from companion.rules.sheet import (
+from companion.rules.scoring import (
+    DuelSheet,
+    Sheet,
     explain_lines,
+    score,
+    score_duel,
     score_game,
     score_text,
 )
@@ -130,79 +179,105 @@ from companion.rules.tiles import (
 
 __all__ = [
     "AchievedEvent",
+    "add_completed",
+    "best_alignment",
     "Board",
-    "COMPLETED",
+    "board_game_pool",
+    "build_placement",
+    "campaign_stats",
     "CampaignError",
     "CampaignRecord",
     "CampaignState",
-    "Content",
-    "Crossing",
-    "DIRECTIONS",
-    "DUEL_SPECIALS",
-    "DUEL_TASK_TYPES",
-    "EDGE_NAMES",
-    "Effects",
-    "Event",
-    "FAILED",
-    "FLAG_TYPES",
-    "Game",
-    "GameEvent",
-    "HEXES",
-    "HEX_BY_ID",
-    "Hex",
-    "IllegalPlacementError",
-    "LETTER_OF",
-    "Layout",
-    "Marker",
-    "NotationError",
-    "PATHS",
-    "PATH_BY_ID",
-    "Placement",
-    "RED_HEART",
-    "RULINGS",
-    "Record",
-    "RulesError",
-    "SPECIAL_TILES",
-    "Section",
-    "SpendEvent",
-    "SpendItem",
-    "TASK_TYPES",
-    "TERRAINS",
-    "TERRITORY_TYPES",
-    "TOTAL_CIRCLES",
-    "TaskSpec",
-    "TrackPath",
-    "best_alignment",
-    "board_game_pool",
-    "campaign_stats",
     "canonical",
     "catalogue",
     "check_code",
     "check_great_mill",
+    "check_placement",
+    "COMPLETED",
+    "completed_total",
     "connected_order",
+    "Content",
+    "Crossing",
+    "DIRECTIONS",
     "duel_pool",
-    "explain_lines",
+    "DUEL_SPECIALS",
+    "DUEL_TASK_TYPES",
+    "duel_turn",
+    "DuelSheet",
+    "EDGE_NAMES",
     "edges_can_meet",
+    "Effects",
+    "Event",
+    "explain_illegal",
+    "explain_lines",
+    "FAILED",
+    "FLAG_TYPES",
     "format_placement",
+    "Game",
+    "GameEvent",
+    "Hex",
+    "HEX_BY_ID",
     "hex_round",
+    "HEXES",
+    "IllegalPlacementError",
+    "Layout",
+    "LETTER_OF",
     "load_campaign",
+    "load_position",
+    "Marker",
+    "marker_pool",
+    "markers_left",
+    "markers_used",
     "merge_maps",
+    "NotationError",
+    "opposite",
     "parse_campaign",
     "parse_catalogue",
     "parse_placement",
     "parse_record",
     "parse_task",
+    "PATH_BY_ID",
+    "PATHS",
+    "place",
+    "Placement",
+    "Position",
     "random_game",
     "random_record",
+    "Record",
+    "RED_HEART",
+    "redo",
+    "RedoEntry",
+    "Reminder",
+    "reminder_items",
+    "remove_completed",
     "replay",
     "replay_campaign",
     "replay_text",
     "rotate",
+    "RuleSection",
+    "RulesError",
+    "Ruling",
+    "RULINGS",
+    "score",
     "score_duel",
     "score_game",
     "score_text",
+    "search_rules",
+    "Section",
     "setup_reminders",
+    "Sheet",
+    "SPECIAL_TILES",
+    "SpendEvent",
+    "SpendItem",
+    "TASK_TYPES",
+    "TaskSpec",
+    "TERRAINS",
+    "TERRITORY_TYPES",
     "title_for",
+    "TOTAL_CIRCLES",
+    "TrackPath",
+    "Turn",
+    "undo",
     "unlocked_header",
     "write_campaign",
     "write_record",

@@ -13,7 +13,8 @@ Representation:
   (``active``/``completed``/``failed``), the turn it changed and why.
 
 ``push`` is the cheap unchecked mutation; ``push_checked`` and ``is_legal`` /
-``why_illegal`` apply the placement rules (rules.md section 2); ``pop`` undoes
+``illegal_reason`` (a ``Reason`` code; ``why_illegal`` in words) apply the placement
+rules (rules.md section 2); ``pop`` undoes
 the last push exactly (territories and markers included); ``copy`` replays the
 history into a new board.
 
@@ -32,11 +33,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from companion.rules.errors import IllegalPlacementError
-from companion.rules.hexgrid import DIRECTIONS, Hex
+from companion.rules.hexgrid import DIRECTIONS, Hex, opposite
 from companion.rules.notation import Placement, TaskSpec
+from companion.rules.reasons import Reason, render
 from companion.rules.tiles import (
     LETTER_OF,
-    NETWORK_LETTERS,
     TERRAINS,
     area_index,
     areas,
@@ -59,9 +60,14 @@ class Marker:
     placed_turn: int
     state: str = ACTIVE
     turn: int | None = None
-    reason: str = ""
+    why: Reason | None = None
     via: str | None = None
     nodes: tuple[int, ...] = ()
+
+    @property
+    def reason(self) -> str:
+        """Why the marker completed or failed, in words ("" while active)."""
+        return "" if self.why is None else render(self.why)
 
     @property
     def type(self) -> str:
@@ -82,7 +88,7 @@ class _Undo:
         self.base = base
         self.turn_new = turn_new
         self.ops: list[tuple[int, ...]] = []
-        self.marker_changes: list[tuple[Marker, str, int | None, str, str | None]] = []
+        self.marker_changes: list[tuple[Marker, str, int | None, Reason | None, str | None]] = []
         self.marker_added = False
 
 
@@ -200,7 +206,7 @@ class Board:
         """Place ``p`` without any rule check (unchecked, cheap); see ``push_checked``."""
         at = p.at
         if at in self.tiles:
-            raise IllegalPlacementError(f"{at} already holds a tile")
+            raise IllegalPlacementError(Reason("hex-occupied", {"at": at, "line": None}))
         code = p.code
         tile_areas = areas(code, p.split)
         index = area_index(code, p.split)
@@ -229,7 +235,7 @@ class Board:
             if other is None:
                 open_[nodes[e]] += 1
                 continue
-            opp = (e + 3) % 6
+            opp = opposite(e)
             other_node = all_nodes[nb][opp]  # type: ignore[index]
             root = self.find(other_node)
             open_[root] -= 1
@@ -271,8 +277,8 @@ class Board:
         if not self.history:
             raise IndexError("pop from an empty board")
         undo = self._undo.pop()
-        for m, state, turn, reason, via in reversed(undo.marker_changes):
-            m.state, m.turn, m.reason, m.via = state, turn, reason, via
+        for m, state, turn, why, via in reversed(undo.marker_changes):
+            m.state, m.turn, m.why, m.via = state, turn, why, via
         if undo.marker_added:
             self.markers.pop()
         for op in reversed(undo.ops):
@@ -308,32 +314,38 @@ class Board:
 
     # ----------------------------------------------------------------- markers
     def marker_status(self, m: Marker) -> tuple[str, str, str | None]:
+        """``marker_state`` with the reason in words."""
+        state, why, via = self.marker_state(m)
+        return state, render(why), via
+
+    def marker_state(self, m: Marker) -> tuple[str, Reason, str | None]:
         """What the marker's task says now: (state, reason, terrain that decided)."""
         task = m.task
         n = m.value
         if task.type == "wraparound":
             count = self.neighbors_count(m.at)
             if count == n:
-                return COMPLETED, f"exactly {n} tiles around the task tile", None
-            return ACTIVE, f"{count} of {n} tiles around the task tile", None
-        best: tuple[str, str, str | None] | None = None
-        reasons: list[str] = []
+                return COMPLETED, Reason("wraparound-exact", {"value": n}), None
+            return ACTIVE, Reason("wraparound-growing", {"neighbours": count, "value": n}), None
+        best: tuple[str, Reason, str | None] | None = None
+        reasons: list[Reason] = []
         for name, node in zip(task.terrains, m.nodes, strict=True):
             root = self.find(node)
             size = len(self._tiles_of[root])
-            is_open = self._open[root] > 0
-            kind = "territory" if LETTER_OF[name] not in NETWORK_LETTERS else "network"
             if size == n:
-                return COMPLETED, f"its {name} {kind} has exactly {n} tiles", name
+                return COMPLETED, Reason("size-exact", {"terrain": name, "value": n}), name
+            params = {"terrain": name, "size": size, "value": n}
             if size > n:
-                reasons.append(f"its {name} {kind} has {size} tiles, more than {n}")
-            elif not is_open:
-                reasons.append(f"its {name} {kind} is closed with {size} tiles, fewer than {n}")
+                reasons.append(Reason("size-over", params))
+            elif not self._open[root]:
+                reasons.append(Reason("closed-short", params))
             else:
-                best = (ACTIVE, f"its {name} {kind} has {size} of {n} tiles", None)
+                best = (ACTIVE, Reason("size-growing", params), None)
         if best is not None:
             return best
-        return FAILED, "; ".join(reasons), None
+        if len(reasons) == 1:
+            return FAILED, reasons[0], None
+        return FAILED, Reason("all-of", {"parts": reasons}), None
 
     def _update_markers(self, undo: _Undo) -> None:
         if not self.markers or all(m.state != ACTIVE for m in self.markers):
@@ -352,14 +364,15 @@ class Board:
                     continue
             elif not any(find(n) in touched for n in m.nodes):
                 continue
-            state, reason, via = self.marker_status(m)
+            state, why, via = self.marker_state(m)
             if state != ACTIVE:
-                undo.marker_changes.append((m, m.state, m.turn, m.reason, m.via))
-                m.state, m.turn, m.reason, m.via = state, turn, reason, via
+                undo.marker_changes.append((m, m.state, m.turn, m.why, m.via))
+                m.state, m.turn, m.why, m.via = state, turn, why, via
 
     # ---------------------------------------------------------------- legality
-    def edge_conflict(self, at: Hex, code: str) -> str | None:
-        """Why ``code`` at ``at`` breaks the edge rules, or None (no task check)."""
+    def edge_conflict(self, at: Hex, code: str) -> Reason | None:
+        """Why ``code`` at ``at`` breaks the edge rules (``edge-mismatch``), or None
+        (no task check)."""
         tiles = self.tiles
         q, r = at
         for e in range(6):
@@ -367,42 +380,57 @@ class Board:
             other = tiles.get((q + dq, r + dr))  # type: ignore[call-overload]
             if other is None:
                 continue
-            a, b = code[e], other.code[(e + 3) % 6]
+            a, b = code[e], other.code[opposite(e)]
             if not edges_can_meet(a, b):
-                return f"{TERRAINS[a]} edge {e} meets {TERRAINS[b]} at {Hex(q + dq, r + dr)}"
+                return Reason("edge-mismatch", {"terrain": TERRAINS[a], "edge": e,
+                                                "other": TERRAINS[b],
+                                                "neighbour": Hex(q + dq, r + dr)})
         return None
 
-    def why_illegal(self, p: Placement) -> str | None:
-        """The placement rule ``p`` breaks (rules.md section 2), or None when legal."""
+    def illegal_reason(self, p: Placement) -> Reason | None:
+        """The placement rule ``p`` breaks (rules.md section 2) as a ``Reason``, or None
+        when legal. Codes: ``hex-occupied``, ``touches-nothing``, ``edge-mismatch``,
+        ``task-fails-at-once``, ``wraparound-too-many-neighbours``."""
         at = p.at
         if at in self.tiles:
-            where = self.tiles[at].line
-            return f"{at} already holds a tile" + (f" (line {where})" if where else "")
+            return Reason("hex-occupied", {"at": at, "line": self.tiles[at].line})
         if self.tiles and not self.neighbors_count(at):
-            return f"{at} touches no placed tile"
+            return Reason("touches-nothing", {"at": at})
         conflict = self.edge_conflict(at, p.code)
         if conflict:
             return conflict
         task = p.task
-        if task is not None and task.value is not None and task.type != "wraparound":
-            self.push(p)
-            try:
-                state, reason, _ = self.marker_status(self.markers[-1])
-            finally:
-                self.pop()
-            if state == FAILED:
-                return f"task tile {task.text()} would fail at once: {reason}"
+        if task is None or task.value is None:
+            return None
+        if task.type == "wraparound":
+            count = self.neighbors_count(at)
+            if count > task.value:
+                return Reason("wraparound-too-many-neighbours", {
+                    "task": task.text(), "neighbours": count, "value": task.value})
+            return None
+        self.push(p)
+        try:
+            state, why, _ = self.marker_state(self.markers[-1])
+        finally:
+            self.pop()
+        if state == FAILED:
+            return Reason("task-fails-at-once", {"task": task.text(), "why": why})
         return None
 
+    def why_illegal(self, p: Placement) -> str | None:
+        """``illegal_reason`` in words (``"track edge 0 meets grain at (0, 0)"``)."""
+        why = self.illegal_reason(p)
+        return None if why is None else render(why)
+
     def is_legal(self, p: Placement) -> bool:
-        return self.why_illegal(p) is None
+        return self.illegal_reason(p) is None
 
     def push_checked(self, p: Placement, same_turn: bool = False) -> None:
         """Place ``p`` after checking every placement rule; raise
         ``IllegalPlacementError`` (naming the record line when ``p`` has one)."""
-        reason = self.why_illegal(p)
-        if reason is not None:
-            raise IllegalPlacementError(reason, p.line)
+        why = self.illegal_reason(p)
+        if why is not None:
+            raise IllegalPlacementError(why, p.line)
         self.push(p, same_turn)
 
     def legal_placements(self, p: Placement) -> Iterator[tuple[Hex, int]]:
@@ -420,7 +448,7 @@ class Board:
                     moved = p.moved(at, code)
                     if p.split:
                         moved = _rotated_split(moved, p, k)
-                    if self.why_illegal(moved) is not None:
+                    if self.illegal_reason(moved) is not None:
                         continue
                 yield at, k
 

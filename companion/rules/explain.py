@@ -4,7 +4,8 @@ Representation: an ``Explanation`` is the value of one sheet field with a plain
 sentence, the tiles behind it, the turns involved, the rulings (``R-n``) that
 decided it and optional sub-items (one per marker, flag, heart ...).
 ``to_json`` gives ``{"value", "text", "tiles": [[q, r], ...], "turns", "rulings",
-"items"}``.
+"items"}``, plus ``code`` and ``params`` when the explanation was made from a ``Reason``
+(``Explanation.of``: the sentence is then rendered from the code).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.hexgrid import Hex
+from companion.rules.reasons import Reason, render
 
 
 def hexes_json(tiles: Iterable[Hex]) -> list[list[int]]:
@@ -28,6 +30,15 @@ class Explanation:
     turns: list[int] = field(default_factory=list)
     rulings: list[str] = field(default_factory=list)
     items: list[Explanation] = field(default_factory=list)
+    why: Reason | None = None
+
+    @staticmethod
+    def of(value: int, why: Reason, tiles: list[Hex] | None = None,
+           turns: list[int] | None = None, rulings: list[str] | None = None) -> Explanation:
+        """An explanation whose sentence is rendered from ``why`` (its code and
+        parameters go into the JSON too)."""
+        return Explanation(value, render(why), list(tiles or []), list(turns or []),
+                           list(rulings or []), why=why)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -37,6 +48,8 @@ class Explanation:
             "turns": sorted(set(self.turns)),
             "rulings": sorted(set(self.rulings)),
         }
+        if self.why is not None:
+            out.update(self.why.to_json())
         if self.items:
             out["items"] = [i.to_json() for i in self.items]
         return out

@@ -2,11 +2,12 @@
 
 Representation: ``Game`` holds the parsed ``Record``, one ``Board`` per section
 (keyed by player name; ``None`` in the board game) and a list of ``Warning``
-values (line, turn, text) for things that never refuse a record: reveal order
-(rules.md section 4), marker pool counts (section 3), mismatched duel tiles.
+values (line, turn, why: a ``Reason`` code) for things that never refuse a record:
+reveal order (rules.md section 4), marker pool counts (section 3), R-10 hearts.
 
 ``replay`` raises ``IllegalPlacementError`` naming the record line at the first
-illegal placement. An end-of-game entry (a board-game record with a ``completed:``
+illegal placement (``placement_reason``: the board's rules and where figures may
+lie). An end-of-game entry (a board-game record with a ``completed:``
 header) is a final map whose lines may come in any order: when they are not in a
 connected order, it is replayed in one (``ordering.connected_order``).
 """
@@ -18,9 +19,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.rules.board import Board
-from companion.rules.errors import NotationError
+from companion.rules.campaign.unlocks import RED_HEART, default_content
+from companion.rules.errors import IllegalPlacementError, NotationError
 from companion.rules.notation import (
     DUEL_SPECIALS,
+    SCORE_ROW_ALIASES,
+    SCORE_ROWS,
     Placement,
     Record,
     Section,
@@ -28,6 +32,8 @@ from companion.rules.notation import (
     parse_record,
 )
 from companion.rules.ordering import connected_order, is_connected_order
+from companion.rules.pools import marker_pool
+from companion.rules.reasons import Reason, render
 
 BOARD_GAME_LANDSCAPE = 45
 BOARD_GAME_TASK_TILES = 25
@@ -37,12 +43,23 @@ DUEL_TASK_TILES = 27
 
 @dataclass(frozen=True)
 class Warning:
+    """Something that never refuses a record: the record line and turn it names (either
+    may be None) and why (a ``Reason`` code; ``text`` is its English sentence)."""
+
     line: int | None
     turn: int | None
-    text: str
+    why: Reason
+
+    @property
+    def text(self) -> str:
+        return render(self.why)
+
+    @property
+    def code(self) -> str:
+        return self.why.code
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "turn": self.turn, "text": self.text}
+        return {"line": self.line, "turn": self.turn, "text": self.text, **self.why.to_json()}
 
     def __str__(self) -> str:
         where = []
@@ -96,7 +113,13 @@ def replay(record: Record) -> Game:
                 p = replace(p, split=None)
             same_turn = record.is_duel and p.special in DUEL_SPECIALS and bool(board.turns)
             markers_before = len(board.markers)
-            board.push_checked(p, same_turn=same_turn)
+            why = placement_reason(record, board, p)
+            if why is not None:
+                raise IllegalPlacementError(why, p.line)
+            board.push(p, same_turn=same_turn)
+            if figure_warning(record, p):
+                game.warnings.append(Warning(p.line, board.turn, Reason(
+                    "heart-on-task-or-special", {"tile": _tile_kind(p), "at": p.at})))
             active_after = sum(1 for m in board.markers if m.state == "active")
             new_marker = len(board.markers) - markers_before
             steps.append(Step(p, board.turn, active, active_after < active + new_marker))
@@ -109,18 +132,48 @@ def replay(record: Record) -> Game:
     return game
 
 
+def _tile_kind(p: Placement) -> str:
+    return "task" if p.task is not None else "special" if p.special else "landscape"
+
+
+def figure_reason(record: Record, p: Placement) -> Reason | None:
+    """Why a figure on ``p`` may not lie there (rules.md section 2), or None: a Duel heart
+    only on a landscape tile (``heart-not-on-landscape``); the Great Mill figure only on
+    a grain landscape tile (``mill-not-on-landscape``), in the Duel and, once
+    ``great-mill`` is unlocked, in the board game (before that, ``mill`` on a grain task
+    tile marks the task tile that earns the achievement, ``campaign.mill``)."""
+    kind = _tile_kind(p)
+    if kind == "landscape":
+        return None
+    if p.heart and record.is_duel:
+        return Reason("heart-not-on-landscape", {"tile": kind})
+    if p.mill and (record.is_duel or "great-mill" in record.unlocked):
+        return Reason("mill-not-on-landscape", {"tile": kind})
+    return None
+
+
+def figure_warning(record: Record, p: Placement) -> bool:
+    """R-10: a board-game heart (red or golden) on a task or special tile is scored and
+    warned about (its cards are not known; the Duel's rule by analogy)."""
+    return (not record.is_duel and (p.heart or p.golden_heart)
+            and _tile_kind(p) != "landscape")
+
+
+def placement_reason(record: Record, board: Board, p: Placement) -> Reason | None:
+    """Every placement rule for ``p`` on ``board`` in this record's game: the board's
+    (``Board.illegal_reason``) and the figures' (``figure_reason``)."""
+    return board.illegal_reason(p) or figure_reason(record, p)
+
+
 def check_unlocked(record: Record) -> None:
     """Every id of the ``unlocked:`` header must be known (a typo must not silently
     drop a score row)."""
-    from companion.rules.campaign_unlocks import RED_HEART, default_content
-    from companion.rules.components import ALIASES, COMPONENTS
-
     content = default_content()
-    known = {*COMPONENTS, *ALIASES, *content.boxes, *content.achievements, RED_HEART}
+    known = {*SCORE_ROWS, *SCORE_ROW_ALIASES, *content.boxes, *content.achievements, RED_HEART}
     for uid in record.unlocked:
         if uid not in known:
             raise NotationError(
-                f"unlocked: unknown id {uid!r} (score rows: {', '.join(COMPONENTS)}; also "
+                f"unlocked: unknown id {uid!r} (score rows: {', '.join(SCORE_ROWS)}; also "
                 "boxes, achievement ids, red-heart)",
                 record.header_lines.get("unlocked"),
             )
@@ -153,53 +206,28 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
         else:
             expected = "landscape"
         if expected == "end":
-            out.append(Warning(p.line, turn, "the game was over: no landscape tile was left "
-                                             "and the last one changed no task"))
+            out.append(Warning(p.line, turn, Reason("game-over", {})))
         elif expected == "task" and not is_task:
-            why = "one of the first 3 turns" if turn <= 3 else f"only {active} marker(s) active"
-            out.append(Warning(p.line, turn, f"a task tile should have been revealed ({why})"))
+            why = (Reason("first-turns", {"turns": 3}) if turn <= 3
+                   else Reason("few-active", {"active": active}))
+            out.append(Warning(p.line, turn, Reason("task-tile-expected", {"why": why})))
         elif expected == "landscape" and is_task:
-            why = (f"all {task_limit} task tiles were out" if tasks >= task_limit
-                   else f"{active} markers active")
-            out.append(Warning(p.line, turn, f"a landscape tile should have been revealed "
-                                             f"({why})"))
+            why = (Reason("task-tiles-out", {"limit": task_limit}) if tasks >= task_limit
+                   else Reason("enough-active", {"active": active}))
+            out.append(Warning(p.line, turn, Reason("landscape-tile-expected", {"why": why})))
         last_changed = step.changed
         if is_task:
             tasks += 1
         else:
             landscape += 1
     if landscape > landscape_limit:
-        out.append(Warning(None, None, f"{landscape} landscape tiles placed; the box holds "
-                                       f"{landscape_limit} for a game"))
+        out.append(Warning(None, None, Reason("too-many-landscape", {
+            "placed": landscape, "limit": landscape_limit})))
     return out
 
 
-def board_game_pool(unlocked: list[str]) -> dict[str, dict[int, int]]:
-    """Markers in the box for a board game: the base pool plus the markers of every
-    unlocked box or achievement, as the campaign content (editable data) says."""
-    from companion.rules.campaign_unlocks import default_content, live_effects
-
-    content = default_content()
-    known = [u for u in unlocked
-             if u in content.boxes or u in content.achievements or u == "red-heart"]
-    pool: dict[str, dict[int, int]] = {}
-    for kind, values in live_effects(known, content).markers.items():
-        counts: dict[int, int] = {}
-        for v in values:
-            counts[v] = counts.get(v, 0) + 1
-        pool[kind] = counts
-    return pool
-
-
-def duel_pool() -> dict[str, dict[int, int]]:
-    pool = {t: {3: 1, 4: 1, 5: 1, 6: 1} for t in
-            ("forest", "grain", "village", "track", "stream", "wraparound")}
-    pool["double"] = {6: 3}
-    return pool
-
-
 def pool_warnings(record: Record, game: Game) -> list[Warning]:
-    pool = duel_pool() if record.is_duel else board_game_pool(record.unlocked)
+    pool = marker_pool(record)
     out: list[Warning] = []
     sections = record.sections
     for section in sections:
@@ -216,11 +244,10 @@ def pool_warnings(record: Record, game: Game) -> list[Warning]:
             used[key] += 1
             if used[key] == pool.get(spec.type, {}).get(spec.value, 0) + 1:
                 first_line[key] = line
-        who = f"{section.player}: " if section.player else ""
         for (kind, value), n in used.items():
             have = pool.get(kind, {}).get(value, 0)
             if n > have:
-                out.append(Warning(first_line.get((kind, value)), None,
-                                   f"{who}{n} {kind} markers of {value} used; the box holds "
-                                   f"{have}"))
+                out.append(Warning(first_line.get((kind, value)), None, Reason(
+                    "pool-exceeded", {"who": section.player, "used": n, "type": kind,
+                                      "value": value, "have": have})))
     return out

@@ -4,7 +4,7 @@ Representation: a hex is an axial coordinate ``Hex(q, r)`` (a ``NamedTuple``,
 so it hashes and compares like the tuple ``(q, r)``); ``s = -q - r`` is derived.
 Hexes are flat-topped; edges and directions are numbered 0..5 clockwise from
 the top: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW. Edge ``i`` of a hex faces the
-neighbour ``hex + DIRECTIONS[i]``, which touches it with its edge ``(i + 3) % 6``.
+neighbour ``hex + DIRECTIONS[i]``, which touches it with its edge ``opposite(i)`` (``(i + 3) % 6``).
 
 >>> Hex(0, 0).neighbor(1)
 Hex(q=1, r=-1)
@@ -70,9 +70,6 @@ DIRECTIONS: tuple[Hex, ...] = (
     Hex(-1, 0),
 )
 
-ORIGIN = Hex(0, 0)
-
-
 def opposite(edge: int) -> int:
     """The edge of the neighbour that touches ``edge``."""
     return (edge + 3) % 6
@@ -91,15 +88,6 @@ def within(center: Hex, radius: int) -> Iterator[Hex]:
         for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
             if dq or dr:
                 yield Hex(center.q + dq, center.r + dr)
-
-
-def direction_between(a: Hex, b: Hex) -> int | None:
-    """The edge of ``a`` that faces ``b`` when they are neighbours, else ``None``."""
-    delta = (b.q - a.q, b.r - a.r)
-    for i, d in enumerate(DIRECTIONS):
-        if d == delta:
-            return i
-    return None
 
 
 class Layout(NamedTuple):

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from companion.rules.errors import NotationError
 from companion.rules.hexgrid import Hex
+from companion.rules.numbers import COORDINATE_LIMIT, COUNT_LIMIT, whole_number
 from companion.rules.tiles import LETTER_OF, TERRAINS, check_code, parse_split
 
 GAMES = ("board-game", "duel")
@@ -50,8 +51,10 @@ SPECIAL_TILES = (
     "school",
     "granary",
     "old-oak",
+    "photographer",
 )
-DUEL_SPECIALS = ("school", "granary", "old-oak")
+DUEL_SPECIALS = ("school", "granary", "old-oak", "photographer")
+"""The Duel's Module 2 special tiles: each is an extra tile of the turn of the line above."""
 SECOND_TIME_SPECIALS = {
     "forest-cabin": "forest",
     "harvest-festival": "grain",
@@ -59,6 +62,28 @@ SECOND_TIME_SPECIALS = {
     "locomotive": "track",
     "ship": "stream",
 }
+
+SCORE_ROWS: tuple[str, ...] = (
+    "red-hearts",
+    "circus",
+    "signalman",
+    "shepherdess",
+    "hill",
+    "construction-site",
+    "balloon-launch-site",
+    "golden-heart",
+    "forest-cabin",
+    "harvest-festival",
+    "watchtower",
+    "locomotive",
+    "ship",
+    "train-station",
+    "harbor",
+    "great-mill",
+)
+"""Ids of the ``unlocked:`` header that have a score row (rules.md section 5, rows E),
+in the pad's order; ``scoring.components`` scores each."""
+SCORE_ROW_ALIASES = {"red-heart": "red-hearts"}
 
 HEADERS = ("game", "date", "players", "unlocked", "completed", "modules", "cards", "rulings")
 ATTRIBUTE_ORDER = (
@@ -191,9 +216,9 @@ def parse_task(value: str, game: str) -> TaskSpec:
     head, slash, num = value.partition("/")
     number: int | None = None
     if slash:
-        if not _INT.match(num):
+        number = whole_number(num, 0, COUNT_LIMIT)
+        if number is None:
             raise NotationError(f"task={value}: marker value {num!r} is not a number")
-        number = int(num)
     if head.startswith("double:"):
         if game != "duel":
             raise NotationError(f"task={value}: double tasks exist only in the duel")
@@ -236,8 +261,11 @@ def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
     if len(parts) < 3:
         raise NotationError(f"expected 'Q R CODE [ATTRIBUTES]', got {text.strip()!r}")
     q, r, code = parts[0], parts[1], parts[2]
-    if not _INT.match(q) or not _INT.match(r):
-        raise NotationError(f"position {q} {r} is not two whole numbers")
+    at_q = whole_number(q, -COORDINATE_LIMIT, COORDINATE_LIMIT)
+    at_r = whole_number(r, -COORDINATE_LIMIT, COORDINATE_LIMIT)
+    if at_q is None or at_r is None:
+        raise NotationError(f"position {q} {r} is not two whole numbers from "
+                            f"-{COORDINATE_LIMIT} to {COORDINATE_LIMIT}")
     check_code(code)
     seen: set[str] = set()
     values: dict[str, object] = {}
@@ -279,14 +307,17 @@ def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
                 )
             values["special"] = val
         elif key in ("sheep", "crossing"):
-            if not val.isdigit():
-                raise NotationError(f"{key}={val}: expected a whole number 0 or more")
-            values[key] = int(val)
+            count = whole_number(val, 0, COUNT_LIMIT)
+            if count is None or val[0] in "+-":
+                raise NotationError(f"{key}={val}: expected a whole number from 0 to "
+                                    f"{COUNT_LIMIT}")
+            values[key] = count
         elif key == "markers":
             nums = val.split(",")
-            if not all(n.isdigit() for n in nums):
+            laid = [whole_number(n, 0, COUNT_LIMIT) if n.isdigit() else None for n in nums]
+            if None in laid:
                 raise NotationError(f"markers={val}: expected numbers like markers=5,6")
-            values["markers"] = tuple(int(n) for n in nums)
+            values["markers"] = tuple(laid)
         elif key == "split":
             parse_split(val, code)
             values["split"] = val
@@ -301,7 +332,7 @@ def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
             )
         for value in values["markers"]:  # type: ignore[attr-defined]
             _check_marker_value(TaskSpec(kind, value, (kind,)), game, "markers=")
-    return Placement(Hex(int(q), int(r)), code, **values, line=line)  # type: ignore[arg-type]
+    return Placement(Hex(at_q, at_r), code, **values, line=line)  # type: ignore[arg-type]
 
 
 def format_placement(p: Placement) -> str:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from companion.rules.errors import IllegalPlacementError
 from companion.rules.hexgrid import Hex
 from companion.rules.notation import Placement
+from companion.rules.reasons import Reason
 
 
 def connected_order(placements: Sequence[Placement]) -> list[Placement]:
@@ -32,7 +33,7 @@ def connected_order(placements: Sequence[Placement]) -> list[Placement]:
     by_hex: dict[Hex, Placement] = {}
     for p in placements:
         if p.at in by_hex:
-            raise IllegalPlacementError(f"{p.at} holds two tiles", p.line)
+            raise IllegalPlacementError(Reason("hex-twice", {"at": p.at}), p.line)
         by_hex[p.at] = p
     rank = {p.at: i for i, p in enumerate(placements)}
     out: list[Placement] = []
@@ -47,8 +48,7 @@ def connected_order(placements: Sequence[Placement]) -> list[Placement]:
             queue.append(n)
     if len(out) < len(placements):
         lost = next(p for p in placements if p.at not in seen)
-        raise IllegalPlacementError(f"{lost.at} is not connected to the rest of the map",
-                                    lost.line)
+        raise IllegalPlacementError(Reason("not-connected", {"at": lost.at}), lost.line)
     return out
 
 

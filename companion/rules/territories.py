@@ -4,8 +4,9 @@ Representation: a ``Territory`` is a connected set of areas of one terrain
 (rules.md section 1). ``nodes`` are ``(Hex, area index)`` pairs (area index
 into ``tiles.areas(code, split)``), ``tiles`` the distinct hexes (its size),
 ``open_edges`` the ``(Hex, edge)`` pairs facing an empty hex. This is the
-from-scratch reference the incremental board is tested against, and what
-every score and explanation reads.
+from-scratch reference the incremental board is tested against;
+``BoardTerritories`` builds the same territories off the board's union-find,
+and is what every score and explanation reads.
 
 >>> from companion.rules.notation import parse_record
 >>> rec = parse_record("0 0 GGGGGG\\n0 -1 MMMGMM\\n")
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.rules.hexgrid import DIRECTIONS, Hex
+from companion.rules.hexgrid import DIRECTIONS, Hex, opposite
 from companion.rules.notation import Placement
 from companion.rules.tiles import TERRAINS, area_index, areas
 
@@ -94,7 +95,7 @@ def flood_fill(placements: Iterable[Placement] | Mapping[Hex, Placement]) -> lis
                     if other is None:
                         open_edges.append((ch, e))
                         continue
-                    opp = (e + 3) % 6
+                    opp = opposite(e)
                     if other.code[opp] != terrain:
                         continue
                     nxt = (other.at, index[other.at][opp])
@@ -112,86 +113,12 @@ def flood_fill(placements: Iterable[Placement] | Mapping[Hex, Placement]) -> lis
     return result
 
 
-def territories_of_board(board: Board) -> list[Territory]:
-    """The same territories as ``flood_fill(board.tiles)``, read off the board's
-    incremental union-find instead of a fresh search (the fast path for scoring)."""
-    tiles = board.tiles
-    members: dict[int, list[Node]] = {}
-    opens: dict[int, list[tuple[Hex, int]]] = {}
-    terrain: dict[int, str] = {}
-    find = board.find
-    for h, p in tiles.items():
-        nodes = board.node_ids(h)
-        base = min(nodes)
-        q, r = h
-        for k, area in enumerate(areas(p.code, p.split)):
-            root = find(base + k)
-            members.setdefault(root, []).append((h, k))
-            terrain[root] = area.terrain
-        for e in range(6):
-            dq, dr = _D[e]
-            if (q + dq, r + dr) not in tiles:
-                opens.setdefault(find(nodes[e]), []).append((h, e))
-    return [
-        Territory(
-            terrain[root],
-            frozenset(nodes_),
-            frozenset(n[0] for n in nodes_),
-            tuple(sorted(opens.get(root, ()), key=lambda x: (x[0].r, x[0].q, x[1]))),
-        )
-        for root, nodes_ in members.items()
-    ]
+class BoardTerritories:
+    """Territories read lazily off a board's incremental components, with a lookup
+    from (hex, terrain letter): only the territories asked for are built (what every
+    score reads; a property test holds it equal to ``flood_fill``)."""
 
-
-class TerritoryIndex:
-    """Territories of a landscape with a lookup from (hex, terrain letter).
-
-    Built by ``flood_fill`` from the tiles, or (``board=``) from a board's
-    incremental components; both give the same territories (a property test
-    holds them equal)."""
-
-    def __init__(self, tiles: Mapping[Hex, Placement], board: Board | None = None) -> None:
-        self.tiles = tiles
-        self._all = flood_fill(tiles) if board is None else territories_of_board(board)
-        self._by_node: dict[Node, Territory] = {}
-        for t in self._all:
-            for n in t.nodes:
-                self._by_node[n] = t
-
-    @property
-    def all(self) -> list[Territory]:
-        return self._all
-
-    def at(self, h: Hex, letter: str) -> Territory | None:
-        """The territory of the largest ``letter`` area on the tile at ``h``."""
-        p = self.tiles[h]
-        best: tuple[int, int] | None = None
-        for k, a in enumerate(areas(p.code, p.split)):
-            if a.terrain == letter and (best is None or len(a.edges) > best[0]):
-                best = (len(a.edges), k)
-        return None if best is None else self._by_node[(h, best[1])]
-
-    def all_at(self, h: Hex, letter: str) -> list[Territory]:
-        """Every distinct ``letter`` territory touching the tile at ``h``."""
-        p = self.tiles[h]
-        out: list[Territory] = []
-        for k, a in enumerate(areas(p.code, p.split)):
-            if a.terrain == letter:
-                t = self._by_node[(h, k)]
-                if t not in out:
-                    out.append(t)
-        return out
-
-    def of_terrain(self, letter: str) -> list[Territory]:
-        return [t for t in self.all if t.terrain == letter]
-
-
-class BoardTerritories(TerritoryIndex):
-    """The ``TerritoryIndex`` interface read lazily off a board's incremental
-    components: only the territories asked for are built (the fast path for
-    scoring; a property test holds it equal to ``flood_fill``)."""
-
-    def __init__(self, board: Board) -> None:  # noqa: D107 - no flood fill here
+    def __init__(self, board: Board) -> None:
         self.tiles = board.tiles
         self.board = board
         self._cache: dict[int, Territory] = {}
@@ -229,10 +156,12 @@ class BoardTerritories(TerritoryIndex):
         return [self._of_root(root) for root in self.board.roots()]
 
     def at(self, h: Hex, letter: str) -> Territory | None:
+        """The territory of the largest ``letter`` area on the tile at ``h``."""
         node = self.board.node_of(h, letter)
         return None if node is None else self._of_root(self.board.find(node))
 
     def all_at(self, h: Hex, letter: str) -> list[Territory]:
+        """Every distinct ``letter`` territory touching the tile at ``h``."""
         roots = dict.fromkeys(
             self.board.find(n) for e, n in enumerate(self.board.node_ids(h))
             if self.tiles[h].code[e] == letter

@@ -185,9 +185,3 @@ def parse_catalogue(text: str) -> tuple[CatalogueTile, ...]:
         number += 1
         tiles.append(CatalogueTile(section, number, check_code(line)))
     return tuple(tiles)
-
-
-def catalogue_match(code: str) -> list[CatalogueTile]:
-    """Catalogue tiles that are a rotation of ``code``."""
-    c = canonical(code)
-    return [t for t in catalogue() if canonical(t.code) == c]

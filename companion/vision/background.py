@@ -3,7 +3,7 @@
 Representation: ``foreground_mask(image, config)`` returns a uint8 mask (255 = tile,
 0 = table) of the same height and width as the BGR ``image``.
 
-The table is modelled from the image border (a strip ``config.border_frac`` wide),
+The table is modelled from the image border (a strip ``config.background.border_frac`` wide),
 which in a photo of tiles on a table shows mostly table: a pixel is foreground when
 its Lab colour lies far from the border's median colour (lightness weighted down, so
 shadows on a white cloth stay background) or when it is strongly saturated (tile art).
@@ -23,7 +23,7 @@ from companion.vision.config import ScanConfig
 def _border(values: np.ndarray, config: ScanConfig) -> np.ndarray:
     """The pixels (rows of channels) of the image border strip."""
     h, w = values.shape[:2]
-    b = max(2, int(min(h, w) * config.border_frac))
+    b = max(2, int(min(h, w) * config.background.border_frac))
     channels = 1 if values.ndim == 2 else values.shape[2]
     return np.concatenate([
         values[:b].reshape(-1, channels), values[-b:].reshape(-1, channels),
@@ -52,26 +52,26 @@ def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarr
     """Per-pixel weighted Lab distance to the table colour, and the foreground threshold.
 
     When the table's own light varies strongly (its border's L* + 16 spans more than
-    ``bg_shading_spread`` from the 10th to the 90th percentile: a lamp to one side),
+    ``background.shading_spread`` from the 10th to the 90th percentile: a lamp to one side),
     a and b are compared at the table's lightness, so the table's shading leaves its
     colour, and the threshold, where they are.
     """
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
     border_light = _lightness(_border(lab, config))
     low, high = np.percentile(border_light, [10, 90])
-    if high > config.bg_shading_spread * max(float(low), 1.0):
+    if high > config.background.shading_spread * max(float(low), 1.0):
         lab = _at_table_light(lab, float(np.median(border_light)))
     border = _border(lab, config)
     model = np.median(border, axis=0)
-    weights = np.array([config.bg_lightness_weight, 1.0, 1.0], np.float32)
+    weights = np.array([config.background.lightness_weight, 1.0, 1.0], np.float32)
     # sqrt(sum_c (w_c (lab_c - model_c))^2) with one BLAS-like pass per step.
     scaled = cv2.transform(lab, np.diag(weights).astype(np.float32),
                            ) - (model * weights).astype(np.float32)
     dist = cv2.sqrt(cv2.transform(scaled * scaled, np.ones((1, 3), np.float32)))
     bdist = np.sqrt((((border - model) * weights) ** 2).sum(axis=1))
     # Most of the border is table; tiles touching it only raise the upper percentiles.
-    threshold = max(config.bg_distance_min,
-                    config.bg_distance_factor * float(np.percentile(bdist, 90)))
+    threshold = max(config.background.distance_min,
+                    config.background.distance_factor * float(np.percentile(bdist, 90)))
     return dist, threshold
 
 
@@ -106,14 +106,15 @@ def _table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     # The rescaling's limits never bind where ``darker`` below holds.
     seen = _at_table_light(lab, model_light)
     chroma_off = cv2.magnitude(seen[:, :, 1] - float(model[1]), seen[:, :, 2] - float(model[2]))
-    k = max(3, int(round(min(image.shape[:2]) * config.shadow_texture_frac)) | 1)
+    k = max(3, int(round(min(image.shape[:2]) * config.background.shadow_texture_frac)) | 1)
     grey = lab[:, :, 0]
     mean = cv2.blur(grey, (k, k))
     spread = cv2.sqrt(np.maximum(cv2.blur(grey * grey, (k, k)) - mean * mean, 0.0))
-    smooth = max(config.shadow_spread_min,
-                 config.bg_distance_factor * float(np.percentile(_border(spread, config), 90)))
-    darker = (light < model_light * 0.97) & (light > model_light * config.shadow_depth_max)
-    out: np.ndarray = darker & (chroma_off < config.shadow_chroma_max) & (spread < smooth)
+    bg = config.background
+    smooth = max(bg.shadow_spread_min,
+                 bg.distance_factor * float(np.percentile(_border(spread, config), 90)))
+    darker = (light < model_light * 0.97) & (light > model_light * bg.shadow_depth_max)
+    out: np.ndarray = darker & (chroma_off < bg.shadow_chroma_max) & (spread < smooth)
     return out
 
 
@@ -123,9 +124,9 @@ def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     sat = hsv[:, :, 1]
     border_sat = _border(sat, config).ravel()
     # A saturated table (wood, a coloured mat) must not count as tile art.
-    sat_thr = max(config.tile_saturation_min, float(np.percentile(border_sat, 90)) + 40)
+    sat_thr = max(config.background.tile_saturation_min, float(np.percentile(border_sat, 90)) + 40)
     far = dist > threshold
-    if config.shadow_as_table:
+    if config.background.shadow_as_table:
         far &= ~table_in_shadow(image, config)
     mask = far | (sat > sat_thr)
     mask_u8: np.ndarray = mask.astype(np.uint8) * 255

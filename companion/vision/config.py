@@ -1,19 +1,32 @@
-"""Every threshold of the scanner in one frozen dataclass.
+"""Every threshold of the scanner, one frozen sub-config per stage.
 
-Representation: lengths marked ``*_frac`` are fractions of a tile's circumradius
-(centre-to-corner distance) unless said otherwise; colours are OpenCV HSV
-(hue 0..180, saturation and value 0..255) or Lab (0..255 each, a/b centred at 128).
-Pass a modified copy with ``dataclasses.replace(DEFAULT_CONFIG, ...)``.
+Representation: ``ScanConfig`` holds one frozen dataclass per stage (``io``,
+``background``, ``find``, ``lattice``, ``rectify``, ``terrain``, ``decode``, ``tasks``,
+``markers``, ``flags``); a stage reads ``config.<stage>.<name>``. Lengths marked
+``*_frac`` are fractions of a tile's circumradius (centre-to-corner distance) unless
+said otherwise; colours are OpenCV HSV (hue 0..180, saturation and value 0..255) or Lab
+(0..255 each, a/b centred at 128).
+
+Pass a modified copy with ``DEFAULT_CONFIG.tuned(time_limit_s=5.0)`` (each name is
+unique across the stages) or ``dataclasses.replace`` on the stage:
+
+>>> DEFAULT_CONFIG.tuned(time_limit_s=5.0).io.time_limit_s
+5.0
+>>> DEFAULT_CONFIG.tuned(radius=80).rectify.radius
+80
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
-class ScanConfig:
-    # --- input ---------------------------------------------------------------
+class IoConfig:
+    """Reading the photo (``io``)."""
+
     max_pixels: int = 50_000_000
     """Refuse photos larger than this many pixels (also guards decompression bombs)."""
     max_bytes: int = 200_000_000
@@ -23,16 +36,20 @@ class ScanConfig:
     time_limit_s: float = 20.0
     """Give up on a photo after this many seconds."""
 
-    # --- background / tile finding -----------------------------------------
+
+@dataclass(frozen=True)
+class BackgroundConfig:
+    """Telling tiles from the table (``background``)."""
+
     border_frac: float = 0.03
     """Width of the image border sampled as background, fraction of the short side."""
-    bg_distance_min: float = 18.0
+    distance_min: float = 18.0
     """Minimum Lab distance from the background model that counts as foreground."""
-    bg_distance_factor: float = 1.6
+    distance_factor: float = 1.6
     """Foreground threshold = max(min, factor * 98th percentile of border distances)."""
-    bg_lightness_weight: float = 0.35
+    lightness_weight: float = 0.35
     """Weight of L in the Lab distance (shadows change L more than a and b)."""
-    bg_shading_spread: float = 1.6
+    shading_spread: float = 1.6
     """A table whose border's lightness spreads wider than this (90th over 10th
     percentile of L* + 16) is compared at its own lightness (``background_distance``)."""
     tile_saturation_min: int = 70
@@ -49,6 +66,12 @@ class ScanConfig:
     stays below the table's own (90th percentile of the border x ``bg_distance_factor``,
     at least ``shadow_spread_min``)."""
     shadow_spread_min: float = 4.0
+
+
+@dataclass(frozen=True)
+class FindConfig:
+    """Loose tiles: which foreground components are one hexagon (``find_tiles``)."""
+
     min_tile_area_frac: float = 0.0008
     """Components smaller than this fraction of the image are noise."""
     hexagon_fill_min: float = 0.80
@@ -56,8 +79,19 @@ class ScanConfig:
     hexagon_fill_max: float = 1.12
     hexagon_solidity_min: float = 0.87
     """...and its area fills this much of its convex hull (a cluster has notches)."""
+    huge_tile_factor: float = 3.0
+    """A hexagon more than this many times the median hexagon's area is a cluster of
+    tiles, never one tile."""
+    map_min_cells: int = 3
+    """A lone hexagonal outline is a map when a lattice inside it finds this many cells
+    with tile art; else it is one loose tile (and the scan warns)."""
 
-    # --- lattice (assembled maps) -------------------------------------------
+
+@dataclass(frozen=True)
+class LatticeConfig:
+    """Assembled maps: the hex lattice and which of its cells hold a tile (``lattice``,
+    ``scan``)."""
+
     hole_min_frac: float = 0.6
     """Holes in a map larger than this fraction of a tile's area are empty cells."""
     bare_texture_max: float = 3.8
@@ -66,9 +100,7 @@ class ScanConfig:
     is table (a hole in the map), not a tile."""
     gap_close_frac: float = 0.15
     """Gaps between tiles narrower than this (fraction of radius) are closed."""
-    seam_kernel_frac: float = 0.10
-    """Black-hat kernel for dark seams between tiles, fraction of the tile radius."""
-    lattice_inlier_frac: float = 0.22
+    inlier_frac: float = 0.22
     """A centre fits a lattice cell when it lies within this fraction of the radius."""
     ransac_iterations: int = 300
     outline_aspects: tuple[float, ...] = (1.0, 0.86, 0.72)
@@ -86,12 +118,13 @@ class ScanConfig:
     """Offsets tried per lattice axis when aligning the lattice to the silhouette."""
     outline_starts: int = 2
     """How many of the best distinct alignments of each search are refined."""
-    """Nelder-Mead iterations refining the lattice homography."""
     snap_search_frac: float = 0.35
     """Each cell's outline is searched this far (fraction of radius) around its guess."""
     snap_steps: int = 9
     snap_reach: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 99, 99, 99)
     """Lattice distance from the middle cell of the cells used in each growth round."""
+    snap_scales: tuple[float, ...] = (0.94, 1.0, 1.06)
+    """Scales tried for each cell's outline around the lattice's (``lattice.snap_cells``)."""
     snap_min_gain: float = 0.04
     """A cell's outline moves onto its own tile only when the boundary score gains this
     much (``lattice.snap_cells``)."""
@@ -105,9 +138,21 @@ class ScanConfig:
     rescue_texture_frac: float = 0.5
     """...its art as busy (mean |Laplacian|) as this fraction of the map's median tile."""
 
-    # --- rectified tile ------------------------------------------------------
-    rectified_radius: int = 64
+
+@dataclass(frozen=True)
+class RectifyConfig:
+    """The standard tile images cells are warped to (``rectify``)."""
+
+    radius: int = 64
     """Circumradius in pixels of the standard flat-topped hexagon tiles are warped to."""
+    detail_radius: int = 128
+    """Task tiles are rectified again at this radius to read marker digits."""
+
+
+@dataclass(frozen=True)
+class TerrainConfig:
+    """Reading each edge's terrain from the rectified tile (``edges``)."""
+
     band_inner_frac: float = 0.10
     """Edge band starts this far inside the edge (skips the cardboard rim), fraction of R."""
     band_outer_frac: float = 0.34
@@ -119,8 +164,9 @@ class ScanConfig:
     (``edges.band_weights``): a neighbouring edge's field reaches in at the corners."""
     band_rim_weight: float = 0.3
     """...and more towards the rim (``1 +`` this) than inside (``1 -`` this)."""
-
-    # --- edge terrain --------------------------------------------------------
+    learned: bool = True
+    """Edges are read by the learned model (``terrain_model``, trained by
+    ``synth/train_terrain``); off: by the colour thresholds below (``edges``)."""
     remove_glare: bool = True
     """Divide the white veil of glare out of each tile before reading it
     (``edges.veils``)."""
@@ -133,26 +179,43 @@ class ScanConfig:
     forest_min_frac: float = 0.30
     grain_min_frac: float = 0.30
     meadow_min_frac: float = 0.55
-    edge_sharpness: float = 3.0
+    sharpness: float = 3.0
     """Letter probabilities are proportional to (evidence + 0.08) ** sharpness."""
-
     min_terrain_fraction: float = 0.35
     """Below this median share of game colours on the found tiles, refuse the photo."""
 
-    # --- catalogue prior -----------------------------------------------------
+
+@dataclass(frozen=True)
+class DecodeConfig:
+    """Decoding codes: the catalogue prior and neighbour consistency (``prior``,
+    ``consistency``)."""
+
     use_catalogue: bool = True
     off_catalogue_prior: float = 0.02
     """Prior probability that a tile is not (a rotation of) any catalogue tile."""
-
-    # --- neighbour consistency ------------------------------------------------
+    use_inventory: bool = True
+    """Decode all tiles of a photo together, each physical tile of the catalogue used at
+    most once (``inventory.assign``); off: each tile alone."""
     resolve_mismatches: bool = True
     """Re-read both tiles of a track/stream mismatch under each consistent option and
     keep the best (``consistency.resolve``); off: only flag the mismatches."""
     resolve_max_cost: float = 4.0
     """...unless the consistent reading is this much less likely (natural log) than
     the two tiles' own readings: then the mismatch is real or unclear, and flagged."""
+    doubt_below: float = 0.95
+    """An edge read with less confidence than this is ``doubtful`` (the review
+    highlights it). Chosen with ``evaluate --doubt-curve`` on the tuning sets (composite
+    seed 300 x3, rendered 300 x2, loose real, composite 700 x3 with shadow 0.4 and
+    lighting 0.18): the highest level flagging at most 10 % of edges on every one."""
+    doubtful_correction: float = 0.9
+    """An edge that neighbour consistency changed with less confidence than this stays
+    in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""
 
-    # --- tasks and markers ---------------------------------------------------
+
+@dataclass(frozen=True)
+class TasksConfig:
+    """Task tiles: the speech bubble and its icon (``tasks``)."""
+
     bubble_min_area_frac: float = 0.012
     """Speech bubble area, fraction of the rectified hexagon area (min and max)."""
     bubble_max_area_frac: float = 0.12
@@ -176,49 +239,91 @@ class ScanConfig:
     """...and its pale blue icon covers at least this fraction of its box."""
     drop_margin_frac: float = 0.12
     """...and its box keeps this far (fraction of the radius) from the tile's rim."""
-    use_tesseract: bool = True
-    marker_template_min: float = 0.6
-    """(Unused since markers.py; kept for callers' configs.)"""
-    marker_accept_min: float = 0.45
-    """(Unused since markers.py; kept for callers' configs.)"""
-    marker_radius: int = 128
-    """Task tiles are rectified again at this radius to read marker digits."""
-
-    marker_face_contrast_min: float = 25.0
-    """A token's light face must stand out from the ring around it by this much (HSV
-    value minus 0.8 x saturation; its middle, where the digit is, does not count)."""
-    marker_ink_chroma_max: float = 8.0
-    """A digit's ink is grey-black: a median Lab chroma above this is a coloured icon."""
-    marker_digit_min: float = 0.86
-    """Least correlation of the ink with its best digit template (at any turn)."""
-    marker_prefilter_min: float = 60.0
-    """A tile without a visible speech bubble is searched for a marker only when a
-    coarse look finds a face this clear (see ``marker_face_contrast_min``)..."""
-    marker_alone_min: float = 0.92
-    """...and the marker is kept only with a digit correlation this high."""
     task_type_trust: float = 3.0
     """A task tile whose code lacks its icon's terrain takes the best code with that
     terrain when this is at most this much less likely (natural log); otherwise the
     task type gives way (``tasks.reconcile_task``)."""
-    marker_margin_min: float = 0.01
+
+
+@dataclass(frozen=True)
+class MarkersConfig:
+    """Task markers and their digits (``markers``)."""
+
+    use_tesseract: bool = True
+    face_contrast_min: float = 25.0
+    """A token's light face must stand out from the ring around it by this much (HSV
+    value minus 0.8 x saturation; its middle, where the digit is, does not count)."""
+    ink_chroma_max: float = 8.0
+    """A digit's ink is grey-black: a median Lab chroma above this is a coloured icon."""
+    digit_min: float = 0.86
+    """Least correlation of the ink with its best digit template (at any turn)."""
+    prefilter_min: float = 60.0
+    """A tile without a visible speech bubble is searched for a marker only when a
+    coarse look finds a face this clear (see ``marker_face_contrast_min``)..."""
+    alone_min: float = 0.92
+    """...and the marker is kept only with a digit correlation this high."""
+    margin_min: float = 0.01
     """A digit whose template beats every other digit by less asks tesseract too."""
 
-    # --- flags ---------------------------------------------------------------
-    flag_saturation_min: int = 120
+
+@dataclass(frozen=True)
+class FlagsConfig:
+    """Flags (pennants) on landscape tiles (``flags``)."""
+
+    saturation_min: int = 120
     """Pennant pixels are at least this saturated (HSV)."""
-    flag_value_min: int = 150
+    value_min: int = 150
     """Red and yellow pennants are at least this bright (median HSV value)."""
-    flag_min_area_frac: float = 0.004
+    min_area_frac: float = 0.004
     """Pennant area, fraction of the rectified hexagon's area (min and max)."""
-    flag_max_area_frac: float = 0.012
-    flag_outline_tophat: float = 40.0
+    max_area_frac: float = 0.012
+    outline_tophat: float = 40.0
     """Outline pixels are this much lighter (HSV value minus saturation) than a 5 x 5
     opening of the tile leaves: a thin light line."""
-    flag_cut_tophat: float = 30.0
+    cut_tophat: float = 30.0
     """Pixels this much lighter than the opening are outline, not pennant."""
-    flag_outline_min: float = 0.5
+    outline_min: float = 0.5
     """Least share of a pennant's surrounding ring that is pale outline."""
-    flag_fill_max: float = 0.72
+    fill_max: float = 0.72
     """A pennant (a triangle) fills at most this share of its least bounding rectangle."""
+
+
+@dataclass(frozen=True)
+class ScanConfig:
+    """The scanner's settings: one sub-config per stage (see the module docstring)."""
+
+    io: IoConfig = field(default_factory=IoConfig)
+    background: BackgroundConfig = field(default_factory=BackgroundConfig)
+    find: FindConfig = field(default_factory=FindConfig)
+    lattice: LatticeConfig = field(default_factory=LatticeConfig)
+    rectify: RectifyConfig = field(default_factory=RectifyConfig)
+    terrain: TerrainConfig = field(default_factory=TerrainConfig)
+    decode: DecodeConfig = field(default_factory=DecodeConfig)
+    tasks: TasksConfig = field(default_factory=TasksConfig)
+    markers: MarkersConfig = field(default_factory=MarkersConfig)
+    flags: FlagsConfig = field(default_factory=FlagsConfig)
+
+    def tuned(self, **changes: Any) -> ScanConfig:
+        """A copy with the named settings changed, wherever their stage is.
+
+        Raises ``TypeError`` naming a setting no stage has.
+        """
+        stages: dict[str, dict[str, Any]] = {}
+        for name, value in changes.items():
+            stage = _STAGE_OF.get(name)
+            if stage is None:
+                raise TypeError(f"ScanConfig has no setting {name!r}")
+            stages.setdefault(stage, {})[name] = value
+        return dataclasses.replace(self, **{
+            stage: dataclasses.replace(getattr(self, stage), **values)
+            for stage, values in stages.items()})
+
+
+_STAGE_OF: dict[str, str] = {
+    f.name: stage.name
+    for stage in dataclasses.fields(ScanConfig)
+    for f in dataclasses.fields(stage.default_factory())  # type: ignore[misc]
+}
+"""The stage holding each setting (names are unique across the stages)."""
 
 DEFAULT_CONFIG = ScanConfig()

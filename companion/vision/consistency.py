@@ -3,7 +3,8 @@
 Representation: ``codes`` maps an axial cell ``(q, r)`` to its six-letter code.
 ``mismatches`` returns, per cell, the sorted edges whose neighbour across them
 holds a tile whose touching edge disagrees about a track (``T``) or a stream
-(``S``): a ``T`` or ``S`` must meet the same letter (rules.md); both sides are flagged.
+(``S``): ``companion.rules.edges_can_meet``, the engine's one edge rule; both sides
+are flagged.
 ``resolve`` first corrects such edges where the tiles' evidence supports a
 consistent reading better (joint decoding of the two tiles under each option).
 """
@@ -13,16 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from companion.rules import DIRECTIONS
-
-NETWORK = frozenset("TS")
-
-
-def edges_agree(a: str, b: str) -> bool:
-    """Whether two touching edge letters are allowed to meet."""
-    if a in NETWORK or b in NETWORK:
-        return a == b
-    return True
+from companion.rules import DIRECTIONS, edges_can_meet, opposite
 
 
 def mismatches(codes: dict[tuple[int, int], str]) -> dict[tuple[int, int], list[int]]:
@@ -34,9 +26,9 @@ def mismatches(codes: dict[tuple[int, int], str]) -> dict[tuple[int, int], list[
             other = codes.get(nb)
             if other is None:
                 continue
-            if not edges_agree(code[e], other[(e + 3) % 6]):
+            if not edges_can_meet(code[e], other[opposite(e)]):
                 out[(q, r)].add(e)
-                out[nb].add((e + 3) % 6)
+                out[nb].add(opposite(e))
     return {cell: sorted(es) for cell, es in out.items()}
 
 
@@ -81,8 +73,8 @@ def resolve(cells: Sequence[tuple[int, int]], readings: Sequence[Reading],
             i = index[(q, r)]
             dq, dr = DIRECTIONS[e]
             j = index[(q + dq, r + dr)]
-            f = (e + 3) % 6
-            if edges_agree(out[i][0][e], out[j][0][f]):
+            f = opposite(e)
+            if edges_can_meet(out[i][0][e], out[j][0][f]):
                 continue  # fixed by an earlier choice this round
             tried = []
             for option in OPTIONS:

@@ -297,9 +297,10 @@ def band_fractions(classes: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> 
     each colour class, then the ``crossing`` strength of dark (track) and of blue
     (stream) pixels."""
     radius = classes.shape[1] // 2
-    shape = (radius, config.band_inner_frac, config.band_outer_frac, config.band_length_frac)
+    t = config.terrain
+    shape = (radius, t.band_inner_frac, t.band_outer_frac, t.band_length_frac)
     masks, cells = band_masks(*shape)
-    weights = band_weights(*shape, config.band_midpoint_weight, config.band_rim_weight)
+    weights = band_weights(*shape, t.band_midpoint_weight, t.band_rim_weight)
     out = np.zeros((6, N_FEATURES), np.float64)
     for e, m in enumerate(masks):
         band = classes[m]
@@ -323,14 +324,15 @@ def letter_probabilities(fractions: np.ndarray, config: ScanConfig = DEFAULT_CON
     narrow = np.clip((0.75 - f[:, DARK]) / 0.25, 0.0, 1.0)
     roofs = (f[:, ROOF] >= 0.02).astype(np.float64)
     evidence = np.stack([
-        f[:, FOREST] / config.forest_min_frac,
-        f[:, GRAIN] / config.grain_min_frac,
-        (f[:, ROOF] + 0.6 * f[:, PALE] + 0.5 * roofs * f[:, DARK]) / config.village_min_frac,
-        f[:, TRACK_CROSSING] * narrow / config.track_min_frac,
-        f[:, STREAM_CROSSING] / config.stream_min_frac,
-        f[:, MEADOW] / config.meadow_min_frac,
+        f[:, FOREST] / config.terrain.forest_min_frac,
+        f[:, GRAIN] / config.terrain.grain_min_frac,
+        (f[:, ROOF] + 0.6 * f[:, PALE] + 0.5 * roofs * f[:, DARK])
+        / config.terrain.village_min_frac,
+        f[:, TRACK_CROSSING] * narrow / config.terrain.track_min_frac,
+        f[:, STREAM_CROSSING] / config.terrain.stream_min_frac,
+        f[:, MEADOW] / config.terrain.meadow_min_frac,
     ], axis=1)
-    logits = config.edge_sharpness * np.log(evidence + 0.08)
+    logits = config.terrain.sharpness * np.log(evidence + 0.08)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)

@@ -41,7 +41,7 @@ class Blob:
 def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
     """Connected components of the mask large enough to be tiles, largest first."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    min_area = config.min_tile_area_frac * mask.shape[0] * mask.shape[1]
+    min_area = config.find.min_tile_area_frac * mask.shape[0] * mask.shape[1]
     out: list[Blob] = []
     doubtful: list[tuple[int, float]] = []
     for c in contours:
@@ -54,9 +54,9 @@ def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
             hex_area = float(cv2.contourArea(hexagon.astype(np.float32)))
             fill = hull_area / max(hex_area, 1.0)
             solidity = area / max(hull_area, 1.0)
-            if not config.hexagon_fill_min <= fill <= config.hexagon_fill_max:
+            if not config.find.hexagon_fill_min <= fill <= config.find.hexagon_fill_max:
                 hexagon = None
-            elif solidity <= config.hexagon_solidity_min:
+            elif solidity <= config.find.hexagon_solidity_min:
                 # Pale art at the rim (stream banks) notches a tile's mask too; decide
                 # below by comparing its size with the tiles that are clearly single.
                 doubtful.append((len(out), hull_area))
@@ -173,7 +173,7 @@ def find_loose_tiles(image_bgr: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
         center = (float(blob.hexagon[:, 0].mean()), float(blob.hexagon[:, 1].mean()))
         tiles.append(LooseTile(center=center, corners=blob.hexagon,
                                rectified=rectify(image_bgr, blob.hexagon,
-                                                 config.rectified_radius)))
+                                                 config.rectify.radius)))
     return reading_order(tiles)
 
 

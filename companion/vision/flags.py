@@ -1,7 +1,7 @@
 """Flags on landscape tiles: a small pennant (green forest, yellow grain, red village).
 
 Representation: works on a tile rectified to the standard hexagon (``rectify.py``) at
-``config.marker_radius`` (128 px; the small kernels below are sized for that). A flag's
+``config.rectify.detail_radius`` (128 px; the small kernels below are sized for that). A flag's
 pennant is a compact triangle of one strong colour (0.4..1.2 % of the hexagon's area,
 filling about half of its least bounding rectangle) set apart from the tile art by a
 light outline. ``find_flag`` returns a ``Flag`` (kind, confidence = share of the
@@ -54,10 +54,10 @@ def find_flag(tile: np.ndarray, code: str | None = None,
     # The outline is a thin light line: what a small opening takes away from lightness.
     light = val.astype(np.float32) - sat.astype(np.float32)  # white high, colours low
     tophat = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    white = (tophat > config.flag_outline_tophat).astype(np.uint8)
+    white = (tophat > config.flags.outline_tophat).astype(np.uint8)
     # Cut along the outline, so a pennant lying on its own terrain stands apart.
-    strong = ((sat >= config.flag_saturation_min) & (val >= 80) & inside
-              & (tophat < config.flag_cut_tophat))
+    strong = ((sat >= config.flags.saturation_min) & (val >= 80) & inside
+              & (tophat < config.flags.cut_tophat))
     hex_area = float(np.count_nonzero(inside))
     ring_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     far_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
@@ -76,20 +76,20 @@ def find_flag(tile: np.ndarray, code: str | None = None,
         for i in range(1, n):
             area = float(stats[i, cv2.CC_STAT_AREA])
             frac = area / hex_area
-            if not config.flag_min_area_frac <= frac <= config.flag_max_area_frac:
+            if not config.flags.min_area_frac <= frac <= config.flags.max_area_frac:
                 continue
             x, y, w, h = (int(v) for v in stats[i, :4])
             if max(w, h) > 2.5 * min(w, h) or area < 0.3 * w * h:
                 continue
             comp = (labels == i).astype(np.uint8)
-            if kind != "forest" and float(np.median(val[comp > 0])) < config.flag_value_min:
+            if kind != "forest" and float(np.median(val[comp > 0])) < config.flags.value_min:
                 continue  # a pennant's red or yellow is bright; roofs in shade are not
             # A pennant is a triangle: it fills about half of its smallest bounding
             # rectangle (roofs and fields fill most of theirs).
             contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
             (_, _), (rw, rh), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
             fill = area / max(rw * rh, 1.0)
-            if fill > config.flag_fill_max:
+            if fill > config.flags.fill_max:
                 continue
             ring = cv2.dilate(comp, ring_k) & (1 - comp)
             ring_px = int(ring.sum())
@@ -100,9 +100,9 @@ def find_flag(tile: np.ndarray, code: str | None = None,
             near: np.ndarray = np.asarray(cv2.dilate(comp, ring_k), np.uint8)
             beyond = (np.asarray(cv2.dilate(comp, far_k), np.uint8) & (1 - near)) > 0
             level = float(np.median(light[beyond])) if beyond.any() else 255.0
-            lighter = (light > level + config.flag_outline_tophat).astype(np.uint8)
+            lighter = (light > level + config.flags.outline_tophat).astype(np.uint8)
             outline = float(((white | lighter) & ring).sum()) / ring_px
-            if outline < config.flag_outline_min:
+            if outline < config.flags.outline_min:
                 continue
             conf = float(min(1.0, outline / 0.7))
             if best is None or conf > best.confidence:

@@ -1,12 +1,12 @@
 """Loading photos: path, bytes or a BGR array in; a working-resolution BGR array out.
 
 Representation: ``Photo`` holds ``image`` (uint8 BGR, H x W x 3, downscaled so the
-long side is at most ``config.working_long_side``), ``scale`` (original pixels per
+long side is at most ``config.io.working_long_side``), ``scale`` (original pixels per
 working pixel) and ``original_size`` (width, height after EXIF orientation). Any
 point found at working resolution is reported as ``point * scale``.
 
 JPEG, PNG, WebP and (with pillow-heif) HEIC are decoded by Pillow; EXIF orientation
-is applied; photos over ``config.max_pixels`` and decompression bombs are refused
+is applied; photos over ``config.io.max_pixels`` and decompression bombs are refused
 before any pixel is decoded.
 """
 
@@ -62,8 +62,8 @@ def load_photo(image: ImageInput, config: ScanConfig = DEFAULT_CONFIG) -> Photo:
     if isinstance(image, np.ndarray):
         return _from_array(image, config)
     if isinstance(image, (bytes, bytearray)):
-        if len(image) > config.max_bytes:
-            raise ScanError(f"photo too large: {len(image)} bytes (limit {config.max_bytes})")
+        if len(image) > config.io.max_bytes:
+            raise ScanError(f"photo too large: {len(image)} bytes (limit {config.io.max_bytes})")
         return _from_bytes(bytes(image), config)
     if isinstance(image, (str, Path)):
         path = Path(image)
@@ -73,8 +73,8 @@ def load_photo(image: ImageInput, config: ScanConfig = DEFAULT_CONFIG) -> Photo:
             raise ScanError(f"cannot read {path}: {err.strerror or err}") from None
         if path.is_dir():
             raise ScanError(f"not an image: {path} is a directory")
-        if size > config.max_bytes:
-            raise ScanError(f"photo too large: {size} bytes (limit {config.max_bytes})")
+        if size > config.io.max_bytes:
+            raise ScanError(f"photo too large: {size} bytes (limit {config.io.max_bytes})")
         try:
             data = path.read_bytes()
         except OSError as err:
@@ -93,8 +93,8 @@ def _from_array(array: np.ndarray, config: ScanConfig) -> Photo:
     elif array.shape[2] != 3:
         raise ScanError("not an image: expected 1, 3 or 4 colour channels")
     h, w = array.shape[:2]
-    if h * w > config.max_pixels:
-        raise ScanError(f"photo too large: {w}x{h} is over {config.max_pixels // 1_000_000} MP")
+    if h * w > config.io.max_pixels:
+        raise ScanError(f"photo too large: {w}x{h} is over {config.io.max_pixels // 1_000_000} MP")
     if min(h, w) < 32:
         raise ScanError(f"photo too small: {w}x{h}")
     return _downscale(array, (w, h), config)
@@ -114,16 +114,16 @@ def _from_bytes(data: bytes, config: ScanConfig) -> Photo:
         w, h = im.size
         if w <= 0 or h <= 0:
             raise ScanError("not an image: zero size")
-        if w * h > config.max_pixels:
+        if w * h > config.io.max_pixels:
             raise ScanError(f"photo too large: {w}x{h} is over "
-                            f"{config.max_pixels // 1_000_000} MP (or a decompression bomb)")
+                            f"{config.io.max_pixels // 1_000_000} MP (or a decompression bomb)")
         if min(w, h) < 32:
             raise ScanError(f"photo too small: {w}x{h}")
         orientation = _exif_orientation(im)
         long_side = max(w, h)
-        if im.format == "JPEG" and long_side > 2 * config.working_long_side:
+        if im.format == "JPEG" and long_side > 2 * config.io.working_long_side:
             # Decode at a reduced DCT scale: much faster, still >= twice working size.
-            factor = long_side / (2 * config.working_long_side)
+            factor = long_side / (2 * config.io.working_long_side)
             im.draft("RGB", (int(w / factor) + 1, int(h / factor) + 1))
         try:
             im.load()
@@ -159,12 +159,12 @@ def _downscale(bgr: np.ndarray, original: tuple[int, int], config: ScanConfig) -
     h, w = bgr.shape[:2]
     long_side = max(w, h)
     detail: np.ndarray | None = None
-    if long_side > config.working_long_side:
-        f = config.working_long_side / long_side
+    if long_side > config.io.working_long_side:
+        f = config.io.working_long_side / long_side
         size = (max(1, round(w * f)), max(1, round(h * f)))
         small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
-        if long_side > 2 * config.working_long_side:
-            f2 = 2 * config.working_long_side / long_side
+        if long_side > 2 * config.io.working_long_side:
+            f2 = 2 * config.io.working_long_side / long_side
             size2 = (max(1, round(w * f2)), max(1, round(h * f2)))
             detail = cv2.resize(bgr, size2, interpolation=cv2.INTER_AREA)
         else:

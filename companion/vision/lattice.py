@@ -5,12 +5,17 @@ image pixels. Lattice space is the pixel plane of ``Layout(1.0, (0, 0))`` (flat-
 hexes of circumradius 1, hex ``(q, r)`` centred at ``Layout.to_pixel((q, r))``), so
 hex ``(q, r)``'s corners in the image are ``H`` applied to the unit hexagon's corners.
 
-Stages (pure functions): ``seam_mask`` marks the dark lines between touching tiles;
-``tile_centres`` finds the centres of the pieces the seams cut the map into (peaks of
-the distance transform); ``fit_lattice`` runs RANSAC over triples of neighbouring
-centres, each triple proposing an affine lattice, then refines the best one into a
-homography over all centres it explains; ``occupied_cells`` keeps the lattice cells
-whose projected hexagon is covered by the foreground mask.
+Stages (pure functions, thresholds in ``ScanConfig.lattice``): ``map_view`` computes
+once per photo what the others look at (the map's silhouette, its soft version and
+``boundary_map``, the lightness gradient along tile outlines and seams);
+``fit_lattice`` runs RANSAC over the centres of loose-looking hexagons;
+``fit_outline`` grid-searches squash, rotation, scale and offset for lattices whose
+cells tile the silhouette; ``fit_local`` aligns cell outlines with the seams near the
+map's middle; ``refine_by_seams`` grows an approximate lattice into an exact
+homography ring by ring; ``fit_quality`` scores a candidate (boundary strength along
+the occupied outlines minus the silhouette mismatch); ``occupied`` and
+``partly_covered`` list the cells the silhouette covers; ``snap_cells`` moves each
+cell's corners onto its own tile's outline.
 """
 
 from __future__ import annotations
@@ -115,7 +120,7 @@ def fit_lattice(centres: np.ndarray, radius: float, config: ScanConfig = DEFAULT
     best: Lattice | None = None
     best_err = np.inf
     tries = 0
-    for _ in range(config.ransac_iterations):
+    for _ in range(config.lattice.ransac_iterations):
         i = int(rng.integers(n))
         near = np.nonzero(d[i] < 1.45 * spacing)[0]
         if len(near) < 2:
@@ -161,7 +166,7 @@ def _residuals(lat: Lattice, centres: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 def _score(lat: Lattice, centres: np.ndarray, config: ScanConfig) -> float:
     _, res = _residuals(lat, centres)
-    return float(np.minimum(res, config.lattice_inlier_frac).sum())
+    return float(np.minimum(res, config.lattice.inlier_frac).sum())
 
 
 def _refine(lat: Lattice, centres: np.ndarray, config: ScanConfig,
@@ -169,7 +174,7 @@ def _refine(lat: Lattice, centres: np.ndarray, config: ScanConfig,
     """Grow from a local affine guess to a homography over all centres it explains."""
     for r in range(rounds):
         cells, res = _residuals(lat, centres)
-        tol = config.lattice_inlier_frac * (1.6 if r == 0 else 1.0)
+        tol = config.lattice.inlier_frac * (1.6 if r == 0 else 1.0)
         ok = res < tol
         # One centre per cell.
         seen: dict[tuple[int, int], int] = {}
@@ -193,7 +198,7 @@ def _refine(lat: Lattice, centres: np.ndarray, config: ScanConfig,
             hom = np.vstack([aff, [0, 0, 1]])
         lat = Lattice(np.asarray(hom, np.float64), len(sel))
     cells, res = _residuals(lat, centres)
-    return Lattice(lat.homography, int(np.sum(res < config.lattice_inlier_frac)))
+    return Lattice(lat.homography, int(np.sum(res < config.lattice.inlier_frac)))
 
 
 # --- Outline fit: the lattice whose hexagons best reproduce the map's silhouette ----
@@ -343,15 +348,15 @@ def fit_outline(view: MapView, config: ScanConfig = DEFAULT_CONFIG) -> list[Latt
     tried: list[tuple[float, np.ndarray]] = []
     b1 = np.array(UNIT.to_pixel((1, 0)))
     b2 = np.array(UNIT.to_pixel((0, 1)))
-    steps = config.outline_grid_steps
+    steps = config.lattice.outline_grid_steps
     grid = np.arange(steps) / steps
     gu, gv = np.meshgrid(grid, grid)
     offsets = gu.ravel()[:, None] * b1[None, :] + gv.ravel()[:, None] * b2[None, :]
-    for aspect in config.outline_aspects:
+    for aspect in config.lattice.outline_aspects:
         theta0 = boundary_angle(mask, aspect)
         squash = np.array([[1.0, 0, 0], [0, aspect, 0], [0, 0, 1.0]])
-        for dtheta in config.outline_angles:
-            for fscale in config.outline_scales:
+        for dtheta in config.lattice.outline_angles:
+            for fscale in config.lattice.outline_scales:
                 scale = radius * fscale / math.sqrt(aspect)
                 base = np.array([[1.0, 0, cx], [0, 1.0, cy], [0, 0, 1.0]]) @ squash @ \
                     similarity(theta0 + dtheta, scale, 0.0, 0.0)
@@ -376,7 +381,7 @@ def fit_outline(view: MapView, config: ScanConfig = DEFAULT_CONFIG) -> list[Latt
                for k in starts):
             continue
         starts.append(hom)
-        if len(starts) >= config.outline_starts:
+        if len(starts) >= config.lattice.outline_starts:
             break
     return [Lattice(hom, 0) for hom in starts]
 
@@ -389,7 +394,7 @@ def occupied(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
         return []
     _, cover = outline_cost(lat.homography, view.soft, cells)
     return [(int(q), int(r)) for (q, r), c in zip(cells, cover, strict=True)
-            if c >= config.occupancy_min]
+            if c >= config.lattice.occupancy_min]
 
 
 def partly_covered(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
@@ -402,7 +407,7 @@ def partly_covered(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CON
         return []
     _, cover = outline_cost(lat.homography, view.soft, cells)
     return [(int(q), int(r)) for (q, r), c in zip(cells, cover, strict=True)
-            if config.occupancy_rescue_min <= c < config.occupancy_min]
+            if config.lattice.occupancy_rescue_min <= c < config.lattice.occupancy_min]
 
 
 # --- Local refinement: snap every cell to the seams around it, then RANSAC ----------
@@ -479,14 +484,14 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
     well enough to the next ring, so perspective is picked up progressively.
     """
     radius = view.radius
-    span = config.snap_search_frac * radius
-    shifts = np.linspace(-span, span, config.snap_steps)
+    span = config.lattice.snap_search_frac * radius
+    shifts = np.linspace(-span, span, config.lattice.snap_steps)
     sx, sy = np.meshgrid(shifts, shifts)
     offsets = np.stack([sx.ravel(), sy.ravel()], axis=1)  # S x 2
     middle = np.array([view.middle])
     hom = lat.homography
     best_j = fit_quality(lat, view, config)
-    for reach in config.snap_reach:
+    for reach in config.lattice.snap_reach:
         cur = Lattice(hom, lat.inliers)
         cells = occupied(cur, view, config)
         if len(cells) < 3:
@@ -505,7 +510,7 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
         moved = img_pts[:, None, :, :] + offsets[None, :, None, :]  # C x S x P x 2
         score = oriented_score(view.grad, moved, tans[:, None, :, :]).mean(axis=2)
         target = centres_img + offsets[score.argmax(axis=1)]
-        new = _fit_points(lat_centres, target, config.snap_ransac_frac * radius)
+        new = _fit_points(lat_centres, target, config.lattice.snap_ransac_frac * radius)
         if new is None:
             continue
         if not plausible(new, radius, cells):
@@ -599,16 +604,16 @@ def fit_local(view: MapView, config: ScanConfig = DEFAULT_CONFIG,
     tan = np.tile(OUTLINE_TANGENTS[::2], (len(lat_c), 1))  # N x 2
     b1 = np.array(UNIT.to_pixel((1, 0)))
     b2 = np.array(UNIT.to_pixel((0, 1)))
-    steps = config.local_offset_steps
+    steps = config.lattice.local_offset_steps
     grid = np.arange(steps) / steps
     gu, gv = np.meshgrid(grid, grid)
     offsets = gu.ravel()[:, None] * b1[None, :] + gv.ravel()[:, None] * b2[None, :]
     moved = pts[None, :, :] + offsets[:, None, :]  # O x N x 2
     found: list[tuple[float, np.ndarray]] = []
-    for aspect in config.outline_aspects:
+    for aspect in config.lattice.outline_aspects:
         squash = np.array([[1.0, 0.0], [0.0, aspect]])
-        for theta in np.arange(-30.0, 30.0, config.local_angle_step):
-            for fscale in scales or config.local_scales:
+        for theta in np.arange(-30.0, 30.0, config.lattice.local_angle_step):
+            for fscale in scales or config.lattice.local_scales:
                 scale = radius * fscale / math.sqrt(aspect)
                 c, s_ = math.cos(math.radians(theta)), math.sin(math.radians(theta))
                 lin = squash @ np.array([[c, -s_], [s_, c]]) * scale
@@ -622,7 +627,7 @@ def fit_local(view: MapView, config: ScanConfig = DEFAULT_CONFIG,
     found.sort(key=lambda t: -t[0])
     out: list[Lattice] = []
     for _, hom in found:
-        if len(out) >= config.outline_starts:
+        if len(out) >= config.lattice.outline_starts:
             break
         if any(np.allclose(hom[:2, :2], k.homography[:2, :2], atol=0.05 * radius)
                for k in out):
@@ -631,23 +636,20 @@ def fit_local(view: MapView, config: ScanConfig = DEFAULT_CONFIG,
     return out
 
 
-SNAP_SCALES = (0.94, 1.0, 1.06)
-"""Size factors tried when snapping each cell's outline to its tile."""
-
-
 def snap_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
                config: ScanConfig = DEFAULT_CONFIG) -> dict[tuple[int, int], np.ndarray]:
     """Image corners of each cell, moved onto its own tile's outline.
 
     Real tiles never lie exactly on a lattice (they are pushed about, turned a little,
     and one homography cannot follow a bent mat), so each cell's outline is shifted
-    (up to ``snap_search_frac`` of the cell's own radius) and scaled (``SNAP_SCALES``) to where
+    (up to ``snap_search_frac`` of the cell's own radius) and scaled (``snap_scales``) to where
     the boundary map agrees best with all six sides. A cell keeps the lattice's
     corners unless the move gains at least ``snap_min_gain`` in ``oriented_score``.
     """
     if not cells:
         return {}
-    shifts = np.linspace(-config.snap_search_frac, config.snap_search_frac, config.snap_steps)
+    reach = config.lattice.snap_search_frac
+    shifts = np.linspace(-reach, reach, config.lattice.snap_steps)
     sx, sy = np.meshgrid(shifts, shifts)
     unit_offsets = np.stack([sx.ravel(), sy.ravel()], axis=1)  # S x 2, in cell radii
     cell_arr = np.array(cells, np.float64)
@@ -662,7 +664,7 @@ def snap_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
     best = base.copy()
     best_move = np.zeros((len(cells), 3))  # dx, dy, scale
     best_move[:, 2] = 1.0
-    for scale in SNAP_SCALES:
+    for scale in config.lattice.snap_scales:
         pts = centres[:, None, :] + scale * (img_pts - centres[:, None, :])
         moved = pts[:, None, :, :] + offsets[:, :, None, :]  # C x S x P x 2
         score = oriented_score(view.grad, moved, tans[:, None, :, :]).mean(axis=2)
@@ -675,7 +677,7 @@ def snap_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
     out: dict[tuple[int, int], np.ndarray] = {}
     for i, cell in enumerate(cells):
         corners = lat.cell_corners(cell)
-        if best[i] - base[i] >= config.snap_min_gain:
+        if best[i] - base[i] >= config.lattice.snap_min_gain:
             dx, dy, scale = best_move[i]
             corners = centres[i] + scale * (corners - centres[i]) + np.array([dx, dy])
         out[cell] = corners

@@ -179,7 +179,7 @@ def face_candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
         for _ in range(limit):
             y, x = np.unravel_index(int(np.argmax(score)), score.shape)
             s = float(score[y, x])
-            if s < config.marker_face_contrast_min:
+            if s < config.markers.face_contrast_min:
                 break
             found.append((float((x + 0.5) * step - 0.5), float((y + 0.5) * step - 0.5),
                           float(rho * step), s))
@@ -271,7 +271,7 @@ def face_ink(patch: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> np.ndarr
         return None
     lab = cv2.cvtColor(colour, cv2.COLOR_BGR2LAB).astype(np.float32)
     paper = face & ~ink & (patch >= thr)
-    if float(np.median(ink_chroma(lab, ink, paper))) > config.marker_ink_chroma_max:
+    if float(np.median(ink_chroma(lab, ink, paper))) > config.markers.ink_chroma_max:
         return None
     return ink
 
@@ -337,11 +337,11 @@ def find_marker(tile: np.ndarray, source: np.ndarray | None = None,
         if ink is None:
             continue
         reading = match_digit(ink)
-        if reading is None or reading.score < config.marker_digit_min:
+        if reading is None or reading.score < config.markers.digit_min:
             continue
         value, conf = reading.value, reading.score
-        if reading.margin < config.marker_margin_min:
-            if not config.use_tesseract:
+        if reading.margin < config.markers.margin_min:
+            if not config.markers.use_tesseract:
                 conf *= 0.7
             else:
                 second = tesseract_digit(ink, reading.angle)

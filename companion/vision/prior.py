@@ -54,13 +54,17 @@ FORBIDDEN = 1e-9
 
 def decode(probs: np.ndarray, off_catalogue: float = 0.02,
            sections: Iterable[str] | None = None,
-           allowed: dict[int, str] | None = None
+           allowed: dict[int, str] | None = None,
+           cand: np.ndarray | None = None,
            ) -> tuple[str, tuple[float, ...], bool, float]:
     """``apply_prior`` plus the log score of the chosen code (log prior + log likelihood).
 
     ``allowed`` maps an edge to the letters it may take (a constraint from a
     neighbour); the scores of different constraints on one tile are comparable, so
-    the caller can ask which constraint the tile's art supports best.
+    the caller can ask which constraint the tile's art supports best. ``cand`` (K x 6
+    letter indices) replaces the catalogue candidates of ``sections`` (the tiles still
+    free in the inventory, ``inventory.free_candidates``); the prior's spread stays
+    that of the sections, so scores do not depend on how many tiles are free.
     """
     p = np.clip(np.asarray(probs, np.float64), 1e-4, 1.0)
     p = p / p.sum(axis=1, keepdims=True)
@@ -68,14 +72,17 @@ def decode(probs: np.ndarray, off_catalogue: float = 0.02,
         keep = np.array([letter in letters for letter in LETTERS])
         p[e, ~keep] = FORBIDDEN
     logp = np.log(p)
-    cand = candidates(tuple(sorted(sections)) if sections is not None else None)
+    full = candidates(tuple(sorted(sections)) if sections is not None else None)
+    k_prior = len(full)
+    if cand is None:
+        cand = full
     raw_idx = p.argmax(axis=1)
     raw = "".join(LETTERS[i] for i in raw_idx)
     if len(cand) == 0 or off_catalogue >= 1.0:
         return (raw, tuple(float(p[e, i]) for e, i in enumerate(raw_idx)), False,
                 float(logp[np.arange(6), raw_idx].sum()))
     ll = logp[np.arange(6)[None, :], cand].sum(axis=1)  # K log-likelihoods
-    log_w_cat = np.log(max(1.0 - off_catalogue, 1e-12)) - np.log(len(cand))
+    log_w_cat = np.log(max(1.0 - off_catalogue, 1e-12)) - np.log(max(k_prior, 1))
     log_w_off = np.log(max(off_catalogue, 1e-12)) - np.log(_ALL_CODES)
     scores = ll + log_w_cat
     top = float(scores.max())

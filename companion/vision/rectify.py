@@ -1,6 +1,6 @@
 """Rectifying one tile to the standard flat-topped hexagon.
 
-Representation: the standard hexagon has circumradius ``R = config.rectified_radius``
+Representation: the standard hexagon has circumradius ``R = config.rectify.radius``
 and lies in an image of width ``2R`` and height ``ceil(sqrt(3) R)`` with its centre in
 the middle; its corner ``k`` is at ``60k`` degrees (0 = east, clockwise on screen), so
 edge ``e`` (0 = top, clockwise, as notation.md) spans corners ``e+4`` and ``e+5``.

@@ -1,15 +1,17 @@
 """The scanner's entry point: a photo in, a ``Scan`` (tiles + record) out.
 
-Representation: ``Scan.tiles`` is a list of ``ScannedTile`` (axial position ``at``
-relative to the first tile found, or ``(index, 0)`` for loose tiles; six-letter
-``code`` as it lies; six ``confidence`` values 0..1; notation ``attributes``; centre
-in original image pixels; ``mismatch`` edges flagged by neighbour consistency).
-``Scan.record`` is the record text (notation.md section 3) with the tiles in
-breadth-first order from the first tile, so every line touches an earlier one.
+Representation: ``Scan.tiles`` is a list of ``ScannedTile``, each a rules
+``Placement`` (axial ``at`` relative to the first tile found, or ``(index, 0)`` for
+loose tiles; the code as it lies; task and flag) with what the photo adds: six
+``confidence`` values 0..1, the centre in original image pixels, the ``mismatch``
+edges flagged by neighbour consistency. ``Scan.to_record()`` is the rules ``Record``
+with the tiles in breadth-first order from the first tile (every line touches an
+earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_record``.
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
 foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
--> ``rectify`` -> ``edges`` -> ``tasks`` -> ``prior`` -> ``consistency``.
+-> ``rectify`` -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory``
+(each physical tile once, decoded jointly) -> ``consistency``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.rules import DIRECTIONS
+from companion.rules import (
+    DIRECTIONS,
+    Hex,
+    Placement,
+    Record,
+    Section,
+    format_placement,
+    opposite,
+    parse_task,
+    write_record,
+)
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask
@@ -32,14 +44,13 @@ from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
 from companion.vision.flags import find_flag
+from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
 from companion.vision.prior import decode
 from companion.vision.rectify import rectify
 from companion.vision.tasks import read_task, reconcile_task
+from companion.vision.terrain_model import edge_log_likelihoods
 
-DOUBTFUL_CORRECTION = 0.9
-"""An edge that neighbour consistency changed with less confidence than this stays
-in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""
 Reading = tuple[str, tuple[float, ...], dict[str, object]]
 """A tile's code, six confidences and attributes, as read."""
 
@@ -49,37 +60,67 @@ LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
 
 @dataclass(frozen=True)
 class ScannedTile:
-    at: tuple[int, int]
-    code: str
+    """One tile as read: its ``placement`` and what the photo says about it."""
+
+    placement: Placement
     confidence: tuple[float, ...]
-    attributes: dict[str, object] = field(default_factory=dict)
     center_px: tuple[float, float] = (0.0, 0.0)
-    mismatch: list[int] = field(default_factory=list)
+    mismatch: tuple[int, ...] = ()
+    doubtful: tuple[int, ...] = ()
+    """Edges a person should check: read with confidence below ``decode.doubt_below``,
+    or in a track/stream ``mismatch``."""
+
+    @property
+    def at(self) -> Hex:
+        return self.placement.at
+
+    @property
+    def code(self) -> str:
+        return self.placement.code
+
+    @property
+    def attributes(self) -> dict[str, object]:
+        """The placement's notation attributes, ``{"task": "grain/4", "heart": True}``."""
+        return attributes_of(self.placement)
 
     def line(self) -> str:
         """The placement line of the record, e.g. ``1 -1 GGMTTM task=grain``."""
-        parts = [str(self.at[0]), str(self.at[1]), self.code]
-        for key, value in self.attributes.items():
-            parts.append(key if value is True else f"{key}={value}")
-        return " ".join(parts)
+        return format_placement(self.placement)
+
+
+def attributes_of(placement: Placement) -> dict[str, object]:
+    """A placement's attributes as the notation writes them (key to value, ``True``
+    for a bare word), in the writer's order."""
+    words = format_placement(placement).split()[3:]
+    return {key: value if sep else True
+            for key, sep, value in (w.partition("=") for w in words)}
 
 
 @dataclass(frozen=True)
 class Scan:
     tiles: list[ScannedTile]
     kind: str
-    record: str
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+    def to_record(self) -> Record:
+        """The board-game record of the tiles, in the order of ``tiles``."""
+        return Record(game="board-game",
+                      sections=[Section(None, [t.placement for t in self.tiles])])
+
+    @property
+    def record(self) -> str:
+        """``to_record()`` in the notation (notation.md section 3)."""
+        return write_record(self.to_record())
 
     def to_json(self) -> dict[str, object]:
         return {
             "tiles": [
-                {"at": [t.at[0], t.at[1]], "code": t.code,
+                {"at": [t.at.q, t.at.r], "code": t.code,
                  "confidence": [round(c, 3) for c in t.confidence],
                  "attributes": dict(t.attributes),
                  "center_px": [round(t.center_px[0], 1), round(t.center_px[1], 1)],
-                 "mismatch": list(t.mismatch)}
+                 "mismatch": list(t.mismatch), "doubtful": list(t.doubtful)}
                 for t in self.tiles
             ],
             "record": self.record,
@@ -91,15 +132,20 @@ class Scan:
 
 
 @dataclass(frozen=True)
-class _Found:
-    """A tile located in the working image, before reading its art."""
+class LocatedTile:
+    """A tile located in the working image, before reading its art: its lattice
+    ``cell`` (None for a loose tile), six image ``corners`` (working pixels) and the
+    ``rectified`` standard tile (``rectify.rectify``)."""
 
     cell: tuple[int, int] | None
     corners: np.ndarray
     rectified: np.ndarray
 
 
-class _Clock:
+class Deadline:
+    """The time a scan may take (``io.time_limit_s``): ``check()`` raises ``ScanError``
+    once it is over."""
+
     def __init__(self, limit: float) -> None:
         self.start = time.perf_counter()
         self.limit = limit
@@ -136,7 +182,7 @@ def scan_with_debug(image: ImageInput, folder: str, config: ScanConfig | None = 
     return result, [str(p) for p in paths]
 
 
-def _tile_order(result: Scan, found: list[_Found], photo: Photo) -> list[int]:
+def _tile_order(result: Scan, found: list[LocatedTile], photo: Photo) -> list[int]:
     """Index into ``found`` of each tile of ``result`` (matched by centre)."""
     centres = np.array([photo.to_original(tuple(f.corners.mean(axis=0))) for f in found])
     out = []
@@ -147,8 +193,8 @@ def _tile_order(result: Scan, found: list[_Found], photo: Photo) -> list[int]:
 
 
 def _run(image: ImageInput, config: ScanConfig
-         ) -> tuple[Scan, list[_Found], Photo, np.ndarray]:
-    clock = _Clock(config.time_limit_s)
+         ) -> tuple[Scan, list[LocatedTile], Photo, np.ndarray]:
+    clock = Deadline(config.io.time_limit_s)
     photo = load_photo(image, config)
     clock.check()
     raw = foreground_mask(photo.image, config, fill=False)
@@ -158,9 +204,9 @@ def _run(image: ImageInput, config: ScanConfig
     return read_tiles(photo, found, kind, config, clock), found, photo, mask
 
 
-def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = None,
+def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None = None,
                  mask: np.ndarray | None = None, raw: np.ndarray | None = None
-                 ) -> tuple[list[_Found], str]:
+                 ) -> tuple[list[LocatedTile], str]:
     """Find the tiles: loose hexagons, or the cells of a fitted lattice.
 
     ``mask`` is the foreground with holes filled, ``raw`` the same before filling.
@@ -169,7 +215,7 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = N
         raw = foreground_mask(image, config, fill=False)
     if mask is None:
         mask = fill_holes(raw)
-    comps = blobs(mask, config)
+    comps = _never_one_huge_tile(blobs(mask, config), config)
     if not comps:
         raise ScanError("no tiles found: the table looks empty")
     hexes = [b for b in comps if b.hexagon is not None]
@@ -180,6 +226,16 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = N
         clock.check()
     if _looks_assembled(hexes, clusters):
         return _locate_assembled(image, comps, raw, config, clock), "assembled"
+    if len(hexes) == 1 and len(comps) == 1:
+        # One hexagonal outline: a lone tile, or a compact map whose outline looks like
+        # one big hexagon. The seams inside decide: a lattice of several cells with art.
+        as_map = [Blob(contour=b.contour, area=b.area, hexagon=None) for b in comps]
+        try:
+            cells = _locate_assembled(image, as_map, raw, config, clock, hexes[0].hexagon)
+        except ScanError:
+            cells = []
+        if len(cells) >= config.find.map_min_cells:
+            return cells, "assembled"
     if not hexes:
         raise ScanError("no tiles recognised: this does not look like a photo of "
                         "Dorfromantik tiles")
@@ -187,8 +243,20 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: _Clock | None = N
                         corners=b.hexagon, rectified=np.zeros((1, 1, 3), np.uint8))
              for b in hexes if b.hexagon is not None]
     ordered = reading_order(loose)
-    return [_Found(None, t.corners, rectify(image, t.corners, config.rectified_radius))
+    return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius))
             for t in ordered], "loose"
+
+
+def _never_one_huge_tile(comps: list[Blob], config: ScanConfig) -> list[Blob]:
+    """``comps`` with every hexagon far larger than the median hexagon taken as a
+    cluster of tiles (a compact map's outline can look like one big hexagon)."""
+    areas = [b.area for b in comps if b.hexagon is not None]
+    if len(areas) < 2:
+        return comps
+    typical = float(np.median(areas))
+    return [Blob(contour=b.contour, area=b.area, hexagon=None)
+            if b.hexagon is not None and b.area > config.find.huge_tile_factor * typical
+            else b for b in comps]
 
 
 def _hex_radius(blob: Blob) -> float:
@@ -211,8 +279,14 @@ def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
 
 
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
-                      config: ScanConfig, clock: _Clock | None = None) -> list[_Found]:
-    """Fit one lattice to all tiles on the table (touching or with small gaps)."""
+                      config: ScanConfig, clock: Deadline | None = None,
+                      one_tile: np.ndarray | None = None) -> list[LocatedTile]:
+    """Fit one lattice to all tiles on the table (touching or with small gaps).
+
+    ``one_tile`` (six corners, standard order) is the rival reading of a lone hexagonal
+    outline as one tile: when a lattice with that single cell explains the photo at
+    least as well (``lattice.fit_quality``), no map is returned (an empty list).
+    """
     import cv2
 
     map_mask: np.ndarray = np.zeros(image.shape[:2], np.uint8)
@@ -228,10 +302,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     holes = cv2.bitwise_and(map_mask, cv2.bitwise_not(raw))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(holes)
     for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] > config.hole_min_frac * 2.6 * radius * radius:
+        if stats[i, cv2.CC_STAT_AREA] > config.lattice.hole_min_frac * 2.6 * radius * radius:
             map_mask[labels == i] = 0
     # Bridge the thin gaps between tiles that do not quite touch.
-    k = max(3, int(round(config.gap_close_frac * radius)) | 1)
+    k = max(3, int(round(config.lattice.gap_close_frac * radius)) | 1)
     map_mask = cv2.morphologyEx(map_mask, cv2.MORPH_CLOSE,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     view = lattice_mod.map_view(image, map_mask, radius)
@@ -268,13 +342,21 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                 best = (score, lat, cells)
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
+    if one_tile is not None:
+        import cv2
+
+        unit = np.array(lattice_mod.UNIT.corners((0, 0)), np.float64)
+        hom, _ = cv2.findHomography(unit, np.asarray(one_tile, np.float64))
+        if hom is None or lattice_mod.fit_quality(lattice_mod.Lattice(hom, 0), view,
+                                                  config) >= best[0]:
+            return []
     _, lat, cells = best
     seen: dict[tuple[int, int], np.ndarray] = {}
 
     def at_lattice(cell: tuple[int, int]) -> np.ndarray:
         """The cell rectified where the lattice puts it (once per cell)."""
         if cell not in seen:
-            seen[cell] = rectify(image, lat.cell_corners(cell), config.rectified_radius)
+            seen[cell] = rectify(image, lat.cell_corners(cell), config.rectify.radius)
         return seen[cell]
 
     cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config)
@@ -286,7 +368,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         if _is_bare_table(at_lattice(cell), config):
             continue
         corners = snapped[cell]
-        out.append(_Found(cell, corners, rectify(image, corners, config.rectified_radius)))
+        out.append(LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius)))
     return out
 
 
@@ -305,7 +387,7 @@ def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     # Positive evidence only: the art's edges (not mere contrast, as a shadow's ramp
     # has), about as busy as the map's own tiles in this photo (blur lowers both).
     typical = float(np.median([_texture(at_lattice(c), config)[0] for c in cells]))
-    need = max(config.bare_texture_max, config.rescue_texture_frac * typical)
+    need = max(config.lattice.bare_texture_max, config.lattice.rescue_texture_frac * typical)
     return [c for c in doubtful if _texture(at_lattice(c), config)[0] >= need]
 
 
@@ -313,48 +395,47 @@ def _is_bare_table(tile: np.ndarray, config: ScanConfig) -> bool:
     """A lattice cell over table seen through a hole in the map: smooth and plain,
     where every tile's art has edges and contrast."""
     texture, spread = _texture(tile, config)
-    return texture < config.bare_texture_max and spread < config.bare_std_max
+    return texture < config.lattice.bare_texture_max and spread < config.lattice.bare_std_max
 
 
 def _texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
     """Mean |Laplacian| and grey standard deviation inside a rectified cell."""
     import cv2
 
-    inner = cv2.erode(edges_mod.hexagon_mask(config.rectified_radius),
+    inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
                       np.ones((15, 15), np.uint8)) > 0
     gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float64)
     return (float(np.abs(cv2.Laplacian(gray, cv2.CV_64F))[inner].mean()),
             float(gray[inner].std()))
 
 
-def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
-               clock: _Clock | None = None) -> Scan:
+def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanConfig,
+               clock: Deadline | None = None) -> Scan:
     """Read the art of every located tile and build the record."""
     warnings: list[str] = []
     gains = edges_mod.white_gains([f.rectified for f in found])
-    found = [_Found(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
+    found = [LocatedTile(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
              for f in found]
-    if config.remove_glare:
+    if config.terrain.remove_glare:
         veils = edges_mod.veils([f.rectified for f in found])
-        found = [_Found(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
+        found = [LocatedTile(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
                  for f, v in zip(found, veils, strict=True)]
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
     readings: list[Reading] = []
     tile_probs: list[tuple[np.ndarray, tuple[str, ...]]] = []
-    off = config.off_catalogue_prior if config.use_catalogue else 1.0
+    off = config.decode.off_catalogue_prior if config.decode.use_catalogue else 1.0
     terrain_like = []
     for f, tile_meadow in zip(found, meadows, strict=True):
         classes = edges_mod.pixel_classes(f.rectified, tile_meadow)
-        inside = classes[edges_mod.hexagon_mask(config.rectified_radius) > 0]
+        inside = classes[edges_mod.hexagon_mask(config.rectify.radius) > 0]
         game = np.isin(inside, edges_mod.GAME_CLASSES)
         terrain_like.append(float(np.mean(game)))
-        probs = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
-                                               config)
+        probs = _edge_probabilities(f.rectified, classes, config)
         detail = edges_mod.apply_gains(
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
-                    config.marker_radius), gains)
+                    config.rectify.detail_radius), gains)
         kind_of_task, marker = read_task(detail, tile_meadow, photo.detail_image(),
                                          f.corners * photo.detail_factor, config,
                                          f.rectified)
@@ -370,9 +451,17 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         readings.append((code, conf, attrs))
         if clock:
             clock.check()
-    if float(np.median(terrain_like)) < config.min_terrain_fraction:
+    if float(np.median(terrain_like)) < config.terrain.min_terrain_fraction:
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
+    free: list[np.ndarray | None] = [None] * len(found)
+    if config.decode.use_catalogue and config.decode.use_inventory:
+        # Each physical tile lies on the table at most once: decode all tiles together.
+        sections = [s for _, s in tile_probs]
+        assigned = assign([p for p, _ in tile_probs], sections, off)
+        free = list(free_candidates(assigned, sections))
+        readings = [(*decode(tile_probs[i][0], off, tile_probs[i][1], cand=free[i])[:2],
+                     readings[i][2]) for i in range(len(readings))]
     centres = [photo.to_original(tuple(f.corners.mean(axis=0))) for f in found]
     if kind == "assembled":
         cells = [f.cell for f in found]
@@ -382,14 +471,15 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         assert origin is not None
 
         def decoder(i: int, allowed: dict[int, str]) -> tuple[str, tuple[float, ...], float]:
-            code, conf, _, score = decode(tile_probs[i][0], off, tile_probs[i][1], allowed)
+            code, conf, _, score = decode(tile_probs[i][0], off, tile_probs[i][1], allowed,
+                                          free[i])
             return code, conf, score
 
         corrected: list[EdgePair] = []
-        if config.resolve_mismatches:
+        if config.decode.resolve_mismatches:
             fixed, corrected = resolve([c for c in cells if c is not None],
                                        [(r[0], r[1]) for r in readings], decoder,
-                                       config.resolve_max_cost)
+                                       config.decode.resolve_max_cost)
             readings = [(code, conf, readings[i][2]) for i, (code, conf) in enumerate(fixed)]
         readings = _tasks_agreeing(readings, cells, tile_probs, off, config)
         codes = {cells[i]: readings[i][0] for i in range(len(found))
@@ -398,7 +488,7 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
         n_bad = sum(len(es) for es in flags.values()) // 2
         where = {c: i for i, c in enumerate(cells)}
         for pair in corrected:  # close calls stay marked for a person
-            if min(readings[where[c]][1][e] for c, e in pair) < DOUBTFUL_CORRECTION:
+            if min(readings[where[c]][1][e] for c, e in pair) < config.decode.doubtful_correction:
                 for c, e in pair:
                     flags[c] = sorted(set(flags.get(c, [])) | {e})
         tiles = []
@@ -406,19 +496,48 @@ def read_tiles(photo: Photo, found: list[_Found], kind: str, config: ScanConfig,
             cell = cells[i]
             assert cell is not None
             code, conf, attrs = readings[i]
-            tiles.append(ScannedTile(at=(cell[0] - origin[0], cell[1] - origin[1]),
-                                     code=code, confidence=conf, attributes=attrs,
-                                     center_px=centres[i], mismatch=flags.get(cell, [])))
+            at = Hex(cell[0] - origin[0], cell[1] - origin[1])
+            mismatch = tuple(flags.get(cell, []))
+            tiles.append(ScannedTile(_placement(at, code, attrs), conf, centres[i], mismatch,
+                                     _doubtful(conf, mismatch, config)))
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
         readings = _tasks_agreeing(readings, [None] * len(readings), tile_probs, off, config)
-        tiles = [ScannedTile(at=(i, 0), code=code, confidence=conf, attributes=attrs,
-                             center_px=centres[i])
+        if len(readings) == 1:
+            warnings.append("only one tile found: if the photo shows a map, its seams were "
+                            "not visible (photograph it closer or from above)")
+        tiles = [ScannedTile(_placement(Hex(i, 0), code, attrs), conf, centres[i],
+                             doubtful=_doubtful(conf, (), config))
                  for i, (code, conf, attrs) in enumerate(readings)]
-    record = "game: board-game\n" + "".join(t.line() + "\n" for t in tiles)
-    return Scan(tiles=tiles, kind=kind, record=record, warnings=warnings,
+    return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
+
+
+def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig
+              ) -> tuple[int, ...]:
+    """The edges the review highlights: low confidence or a track/stream mismatch."""
+    low = {e for e, c in enumerate(conf) if c < config.decode.doubt_below}
+    return tuple(sorted(low | set(mismatch)))
+
+
+def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:
+    """The rules placement of a tile read with ``attrs`` (``task``, ``flag``)."""
+    task = attrs.get("task")
+    flag = attrs.get("flag")
+    return Placement(at, code,
+                     task=parse_task(task, "board-game") if isinstance(task, str) else None,
+                     flag=flag if isinstance(flag, str) else None)
+
+
+def _edge_probabilities(tile: np.ndarray, classes: np.ndarray, config: ScanConfig
+                        ) -> np.ndarray:
+    """6 x 6 letter probabilities of a tile's edges (rows edges, columns ``FGVTSM``):
+    the learned model (``terrain_model``) or, with ``terrain.learned`` off, the
+    hand-set colour thresholds over the pixel ``classes`` (``edges``)."""
+    if config.terrain.learned:
+        return np.exp(edge_log_likelihoods(tile))
+    return edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config), config)
 
 
 def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None],
@@ -438,7 +557,7 @@ def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None]
             cell = cells[i]
             allowed = {} if cell is None else _neighbour_letters(cell, codes)
             agreeing, code, conf = reconcile_task(kind, code, conf, tile_probs[i][0], off,
-                                                  tile_probs[i][1], config.task_type_trust,
+                                                  tile_probs[i][1], config.tasks.task_type_trust,
                                                   allowed)
             if agreeing != kind:
                 attrs = {**attrs, "task": f"{agreeing}/{value}" if value else agreeing}
@@ -455,7 +574,7 @@ def _neighbour_letters(cell: tuple[int, int], codes: dict[tuple[int, int], str]
     for e, (dq, dr) in enumerate(DIRECTIONS):
         other = codes.get((cell[0] + dq, cell[1] + dr))
         if other is not None:
-            out[e] = next(o for o in CONSISTENT_OPTIONS if other[(e + 3) % 6] in o)
+            out[e] = next(o for o in CONSISTENT_OPTIONS if other[opposite(e)] in o)
     return out
 
 

@@ -44,9 +44,9 @@ def white_mask(tile: np.ndarray, meadow: MeadowRef, config: ScanConfig,
     banks or cobbles that touch it.
     """
     hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
-    factor = config.bubble_white_factor + (0.35 if strict else 0.0)
-    v_min = min(config.bubble_white_value + (25 if strict else 0), factor * meadow[2])
-    sat = config.bubble_white_saturation - (25 if strict else 0)
+    factor = config.tasks.bubble_white_factor + (0.35 if strict else 0.0)
+    v_min = min(config.tasks.bubble_white_value + (25 if strict else 0), factor * meadow[2])
+    sat = config.tasks.bubble_white_saturation - (25 if strict else 0)
     m = (hsv[:, :, 1] < sat) & (hsv[:, :, 2] >= v_min)
     m &= hexagon_mask(tile.shape[1] // 2) > 0
     return m.astype(np.uint8) * 255
@@ -87,7 +87,7 @@ def find_bubble(tile: np.ndarray, meadow: MeadowRef,
 def _cut_out(mask: np.ndarray, config: ScanConfig) -> np.ndarray:
     """``mask``'s shapes with their holes filled, opened with a disc of
     ``bubble_cut_frac`` of the radius (which cuts off thin things touching them)."""
-    k = max(3, int(round(config.bubble_cut_frac * mask.shape[1] / 2)) | 1)
+    k = max(3, int(round(config.tasks.bubble_cut_frac * mask.shape[1] / 2)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
@@ -103,23 +103,24 @@ def _find_water_drop(tile: np.ndarray, hsv: np.ndarray, white: np.ndarray, meado
     white outline is left, and blur breaks it. Its shape is then the white and the pale
     blue together; it counts only at a bubble's usual size, clear of the tile's rim,
     around a pale blue icon."""
-    v_min = min(config.bubble_white_value, config.bubble_white_factor * meadow[2])
+    v_min = min(config.tasks.bubble_white_value, config.tasks.bubble_white_factor * meadow[2])
     pale_blue = ((hsv[:, :, 0] >= 85) & (hsv[:, :, 0] < 130)
-                 & (hsv[:, :, 1] < config.drop_max_saturation)
-                 & (hsv[:, :, 2] >= config.drop_value_frac * v_min)
+                 & (hsv[:, :, 1] < config.tasks.drop_max_saturation)
+                 & (hsv[:, :, 2] >= config.tasks.drop_value_frac * v_min)
                  & (hexagon_mask(tile.shape[1] // 2) > 0)).astype(np.uint8) * 255
     both = cv2.morphologyEx(white | pale_blue, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    margin = max(3, int(round(config.drop_margin_frac * tile.shape[1] / 2)) | 1)
+    margin = max(3, int(round(config.tasks.drop_margin_frac * tile.shape[1] / 2)) | 1)
     well_inside = cv2.erode(hexagon_mask(tile.shape[1] // 2), np.ones((margin, margin), np.uint8))
 
     def is_drop(bubble: Bubble) -> bool:
-        if not (config.drop_min_area_frac <= bubble.area_frac <= config.bubble_max_area_frac):
+        t = config.tasks
+        if not (t.drop_min_area_frac <= bubble.area_frac <= t.bubble_max_area_frac):
             return False
         if not well_inside[bubble.y:bubble.y + bubble.h, bubble.x:bubble.x + bubble.w].all():
             return False  # a stream leaving the tile between pale banks
         box = tile[bubble.y:bubble.y + bubble.h, bubble.x:bubble.x + bubble.w]
         icon = cv2.cvtColor(box, cv2.COLOR_BGR2HSV)[bubble.icon_mask]
-        if len(icon) < config.drop_min_icon_frac * bubble.w * bubble.h:
+        if len(icon) < config.tasks.drop_min_icon_frac * bubble.w * bubble.h:
             return False
         hue, sat, value = np.median(icon, axis=0)
         return bool(90 <= hue < 120 and sat >= 50 and value >= 0.6 * v_min)
@@ -147,7 +148,7 @@ def _find_bubble(tile: np.ndarray, white: np.ndarray, config: ScanConfig,
         cv2.drawContours(filled, [c - (x, y)], -1, 255, -1)
         area = float(np.count_nonzero(filled))
         frac = area / hex_area
-        if not (config.bubble_min_area_frac <= frac <= config.bubble_max_area_frac):
+        if not (config.tasks.bubble_min_area_frac <= frac <= config.tasks.bubble_max_area_frac):
             continue
         (_, _), (rw, rh), _ = cv2.minAreaRect(c)
         if min(rw, rh) <= 0:
@@ -248,7 +249,7 @@ def task_on_code(kind: str, code: str) -> str:
 def may_hold_marker(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> bool:
     """A quick look (coarse scale) for a light round face: worth reading a marker here?"""
     faces = face_candidates(tile, config, limit=1, search_radius=32)
-    return bool(faces) and faces[0][3] >= config.marker_prefilter_min
+    return bool(faces) and faces[0][3] >= config.markers.prefilter_min
 
 
 def without_marker(tile: np.ndarray, marker: Marker) -> np.ndarray:
@@ -296,7 +297,7 @@ def read_task(detail: np.ndarray, meadow: MeadowRef, source: np.ndarray,
               coarse: np.ndarray | None = None) -> tuple[str | None, Marker | None]:
     """Task type (None: not a task tile) and the marker lying on it (None: gone).
 
-    ``detail`` is the tile rectified at ``config.marker_radius``; ``source`` and
+    ``detail`` is the tile rectified at ``config.rectify.detail_radius``; ``source`` and
     ``source_corners`` the photo at its best resolution and the tile's corners there
     (the digit is read from it); ``coarse`` the tile at working resolution, used to
     look for a marker on a tile whose speech bubble was not seen (only a clear digit
@@ -308,7 +309,7 @@ def read_task(detail: np.ndarray, meadow: MeadowRef, source: np.ndarray,
     marker = None
     if bubble is not None or (coarse is not None and may_hold_marker(coarse, config)):
         marker = find_marker(detail, source, source_corners, config)
-        if bubble is None and marker is not None and marker.confidence < config.marker_alone_min:
+        if bubble is None and marker is not None and marker.confidence < config.markers.alone_min:
             marker = None
     if marker is not None:
         # A light token can pass for the bubble or join it: look again without it.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.campaign import CampaignState, load_campaign
-from companion.rules.campaign_track import PATH_BY_ID, PATHS, START
+from companion.rules.campaign.state import CampaignState, load_campaign
+from companion.rules.campaign.track import PATH_BY_ID, PATHS, START
 from companion.rules.errors import CampaignError
 
 CONTENT = CampaignState().content

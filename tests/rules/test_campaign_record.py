@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.campaign import load_campaign, replay, unlocked_header
-from companion.rules.campaign_record import (
+from companion.rules.campaign.record import (
     AchievedEvent,
     GameEvent,
     SpendEvent,
@@ -18,6 +17,7 @@ from companion.rules.campaign_record import (
     parse_campaign,
     write_campaign,
 )
+from companion.rules.campaign.state import load_campaign, replay, unlocked_header
 from companion.rules.errors import CampaignError
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.campaign_titles import TITLES, crosses_for, title_for
+from companion.rules.campaign.titles import TITLES, crosses_for, title_for
 from companion.rules.errors import CampaignError
 
 # Copied from rules.md §6 (the pad's "Your Results" table), parsed below.

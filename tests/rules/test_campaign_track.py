@@ -6,8 +6,8 @@ from collections import deque
 
 import pytest
 
-from companion.rules.campaign import CampaignState, Crossing
-from companion.rules.campaign_track import HEXES, PATH_BY_ID, PATHS, START, paths_at
+from companion.rules.campaign.state import CampaignState, Crossing
+from companion.rules.campaign.track import HEXES, PATH_BY_ID, PATHS, START, paths_at
 from companion.rules.errors import CampaignError
 
 # rules.md §6 table, written out path by path.

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.campaign import CampaignState, load_campaign, unlocked_header
-from companion.rules.campaign_mill import check_great_mill, detect_great_mill
-from companion.rules.campaign_stats import campaign_stats
-from companion.rules.campaign_track import HEXES
-from companion.rules.campaign_unlocks import SCORE_ROWS, live_effects, load_content, parse_content
+from companion.rules.campaign.mill import check_great_mill, detect_great_mill
+from companion.rules.campaign.state import CampaignState, load_campaign, unlocked_header
+from companion.rules.campaign.stats import campaign_stats
+from companion.rules.campaign.track import HEXES
+from companion.rules.campaign.unlocks import SCORE_ROWS, live_effects, load_content, parse_content
 from companion.rules.errors import CampaignError, NotationError
+from companion.rules.hexgrid import opposite
 from companion.rules.notation import parse_record
 
 CONTENT = load_content()
@@ -123,7 +124,7 @@ def test_mill_met_when_all_six_neighbours_show_grain_towards_it() -> None:
     codes = []
     for i in range(6):
         code = ["M"] * 6
-        code[(i + 3) % 6] = "G"
+        code[opposite(i)] = "G"
         codes.append("".join(code))
     check = check_great_mill(ring(codes))
     assert check.met and check.at == (0, 0)
@@ -136,7 +137,7 @@ def test_mill_not_met_when_one_neighbour_turns_away(edge: int) -> None:
     for i in range(6):
         code = ["M"] * 6
         if i != edge:
-            code[(i + 3) % 6] = "G"
+            code[opposite(i)] = "G"
         else:
             code[i] = "G"  # grain, but on the far side
         codes.append("".join(code))
@@ -197,7 +198,7 @@ def test_stats_of_an_empty_campaign() -> None:
 
 
 def test_setup_reminders_and_legal_spends_function() -> None:
-    from companion.rules.campaign import legal_spends, setup_reminders
+    from companion.rules.campaign.state import legal_spends, setup_reminders
 
     state = CampaignState()
     assert setup_reminders(state) == []

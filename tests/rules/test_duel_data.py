@@ -1,6 +1,6 @@
 """Known-answer duel records: every tests/data/duel_*.dorf is scored and compared
 with its duel_*.expected.json on the keys the expected file names (explanations may
-grow; the numbers may not change)."""
+grow; the numbers may not change), or refused with ``{"error": "line N: ...", "code"}``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from companion.rules.sheet import score_text
+from companion.rules.errors import RulesError
+from companion.rules.scoring import score_text
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 RECORDS = sorted(DATA.glob("duel_*.dorf"))
@@ -46,7 +47,13 @@ def test_every_duel_record_has_an_expected_sheet() -> None:
 @pytest.mark.parametrize("record", RECORDS, ids=[r.stem for r in RECORDS])
 def test_duel_record_scores_as_expected(record: Path) -> None:
     expected = json.loads(record.with_suffix(".expected.json").read_text(encoding="utf-8"))
-    actual = score_text(record.read_text(encoding="utf-8"))
+    text = record.read_text(encoding="utf-8")
+    if "error" in expected:  # a refused record: the exact line error and its code
+        with pytest.raises(RulesError) as err:
+            score_text(text)
+        assert (str(err.value), err.value.why.code) == (expected["error"], expected["code"])
+        return
+    actual = score_text(text)
     assert subset_mismatches(expected, actual) == []
 
 

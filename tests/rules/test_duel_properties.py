@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules.board import Board
-from companion.rules.duel_module1 import first_closed
-from companion.rules.duel_places import place_values, share_places
+from companion.rules.duel.module1 import first_closed
+from companion.rules.duel.places import place_values, share_places
 from companion.rules.notation import MODULE1_CARDS, Record, write_record
 from companion.rules.randomgame import random_game
-from companion.rules.sheet import score_text
+from companion.rules.scoring import score_text
 from companion.rules.territories import flood_fill
 
 NUMBERS = ("tasks", "tasks_total", "flags", "longest", "bonus_total", "module1", "total")

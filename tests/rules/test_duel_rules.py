@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.cli import main
-from companion.rules.duel import score_duel
-from companion.rules.duel_module1 import many_points
-from companion.rules.duel_module2 import hearts_allowed
-from companion.rules.duel_places import place_values, share_places
+from companion.rules.duel.module1 import many_points
+from companion.rules.duel.module2 import hearts_allowed
+from companion.rules.duel.places import place_values, share_places
 from companion.rules.game import replay_text
-from companion.rules.sheet import score_text
+from companion.rules.scoring import score_text
+from companion.rules.scoring.duel_sheet import score_duel
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -91,11 +92,15 @@ def test_r8_off_in_a_record_rounds_up() -> None:
     assert sheet["players"]["cid"]["module1"]["master-forest"] == 5  # 14 / 3 rounded up
 
 
-def test_r9_off_lets_a_player_without_territories_take_a_place() -> None:
-    text = (DATA / "duel_m1_four_players.dorf").read_text().replace(
-        "cards:", "rulings: R-9=off\ncards:")
-    dan = score_text(text)["players"]["dan"]
-    assert dan["module1"]["master-forest"] == 0  # 4th place is worth 0 with 4 players
+def test_r9_is_a_house_rule_off_by_default() -> None:
+    text = (DATA / "duel_m1_master_zero.dorf").read_text()
+    assert score_text(text)["players"]["blue"]["module1"]["master-forest"] == 4  # 3 vs 0
+    assert score_text(text.replace("cards:", "rulings: R-9=off\ncards:"))["players"][
+        "blue"]["module1"]["master-forest"] == 4  # off is the default
+    house = score_text(text.replace("cards:", "rulings: R-9=on\ncards:"))["players"]
+    assert house["blue"]["module1"]["master-forest"] == 0
+    assert house["blue"]["explanations"]["module1.master-forest"]["rulings"] == ["R-9"]
+    assert house["red"]["module1"]["master-grain"] == 0  # nobody has grain: 0 each
     text3 = (DATA / "duel_m1_many.dorf").read_text()
     assert score_text(text3)["players"]["blue"]["module1"]["master-forest"] == 4
 
@@ -277,3 +282,58 @@ def test_rotated_tiles_are_the_same_tile() -> None:
     blue = "0 0 MFMMFM task=forest/6\n1 0 MMMGGM task=grain/6\n-1 0 MMVMMV task=village/6\n"
     sheet = score_text(duel(("red", red), ("blue", blue)))
     assert not [w for w in texts(sheet, "red") + texts(sheet, "blue") if "same tile" in w]
+
+
+def _codes(sheet: dict[str, Any], who: str) -> list[tuple[int | None, int | None, str]]:
+    return [(w["line"], w["turn"], w["code"]) for w in sheet["players"][who]["warnings"]]
+
+
+def test_photographer_camera_away_from_the_photographer_is_warned() -> None:
+    sheet = score_text((DATA / "duel_m2_photographer.dorf").read_text())
+    blue = [c for c in _codes(sheet, "blue") if c[2].startswith("camera")]
+    assert blue == [(34, 8, "camera-not-next-to-photographer")]
+    assert not [c for c in _codes(sheet, "red") if c[2].startswith("camera")]
+    # the Photographer tile is an extra tile of its turn, like School / Granary / Old Oak
+    assert sheet["players"]["blue"]["module2"]["choice_turns"] == [6]
+    assert not [c for c in _codes(sheet, "blue") if c[2] == "special-off-choice"]
+
+
+def test_camera_without_a_photographer_tile_is_warned() -> None:
+    sheet = score_text((DATA / "duel_m2_old_oak_photographer.dorf").read_text())
+    assert [c[2] for c in _codes(sheet, "blue") if c[2].startswith("camera")] == [
+        "camera-without-photographer"] * 2
+    assert sheet["players"]["blue"]["module2"]["photographer"] == 2  # still scored
+
+
+def test_a_second_photographer_is_warned() -> None:
+    text = (DATA / "duel_m2_photographer.dorf").read_text().replace(
+        "2 -1 FFFFFF camera\n", "2 -1 FFFFFF camera\n3 -1 MMMMMM special=photographer\n")
+    assert "point-chosen-twice" in [c[2] for c in _codes(score_text(text), "blue")]
+
+
+def test_special_tiles_are_exclusive_unless_taken_in_the_same_turn() -> None:
+    text = (DATA / "duel_m2_special_exclusive.dorf").read_text()
+    sheet = score_text(text)
+    assert (31, 7, "special-taken-by-other") in _codes(sheet, "blue")
+    assert "special-taken-by-other" not in [c[2] for c in _codes(sheet, "red")]
+    red = text[text.index("player: red\n") + len("player: red\n"):text.index("player: blue")]
+    same_turn = text[:text.index("player: blue")] + "player: blue\n" + red
+    both = score_text(same_turn)
+    assert all("special-taken-by-other" not in [c[2] for c in _codes(both, who)]
+               for who in ("red", "blue"))
+
+
+def test_board_game_heart_on_a_special_tile_is_scored_and_warned() -> None:
+    from companion.rules.scoring import score_text as score
+
+    sheet = score("game: board-game\nunlocked: red-hearts, circus\n"
+                  "0 0 MMMMMM special=circus heart\n0 -1 MMMMMM\n")
+    assert sheet["unlocked"]["red-hearts"] == 1
+    assert [w["code"] for w in sheet["warnings"]].count("heart-on-task-or-special") == 1
+
+
+def test_duel_ends_after_the_last_landscape_tile_when_it_changed_no_task() -> None:
+    text = (DATA / "duel_order_end.dorf").read_text()
+    assert [c[1:] for c in _codes(score_text(text), "red")] == [(47, "game-over")]
+    quiet = text.replace("1 0 MMMMMM\n", "-1 1 MMMMMM\n")  # the 42nd fails nothing
+    assert (46, "game-over") in [c[1:] for c in _codes(score_text(quiet), "red")]

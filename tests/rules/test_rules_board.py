@@ -15,7 +15,7 @@ import pytest
 
 from companion.rules.board import Board
 from companion.rules.errors import IllegalPlacementError, RulesError
-from companion.rules.hexgrid import Hex
+from companion.rules.hexgrid import Hex, opposite
 from companion.rules.notation import Placement, parse_record
 from companion.rules.tiles import TERRAINS, rotate
 
@@ -241,7 +241,7 @@ def test_legal_placements_next_to_a_track() -> None:
     expected = {(Hex(0, -1), 3)}
     for i, (dq, dr) in enumerate(D):
         if (dq, dr) != (0, -1):
-            facing = (i + 3) % 6  # the edge of the new tile that faces (0,0)
+            facing = opposite(i)  # the edge of the new tile that faces (0,0)
             expected |= {(Hex(dq, dr), k) for k in range(6) if k != facing}
     assert track == expected
     assert len(track) == 26
@@ -256,7 +256,7 @@ def test_legal_placements_apply_the_task_rule() -> None:
     # illegal exactly when the single forest edge faces the tile at (0,0): closed with
     # 1 tile (meeting meadow) or 2 tiles (meeting the forest edge at (0,1)) < 4
     expected = {(Hex(dq, dr), k) for i, (dq, dr) in enumerate(D) for k in range(6)
-                if k != (i + 3) % 6}
+                if k != opposite(i)}
     assert got == expected
     assert len(got) == 30
 

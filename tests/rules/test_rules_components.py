@@ -12,10 +12,11 @@ from __future__ import annotations
 import pytest
 
 from companion import score_record
-from companion.rules.components import COMPONENTS, Landscape
 from companion.rules.explain import Explanation
 from companion.rules.game import replay_text
-from companion.rules.sheet import landscape_of
+from companion.rules.landscape import Landscape
+from companion.rules.scoring.components import COMPONENTS
+from companion.rules.scoring.fields import landscape_of
 
 RING = ["0 -1", "1 -1", "1 0", "0 1", "-1 1", "-1 0"]  # around (0,0), edge order 0..5
 

@@ -6,9 +6,11 @@ in its comments) has ``bg_NAME.expected.json`` holding either
 * a subset of the ``companion score --json`` object (``tasks``, ``flags``,
   ``longest``, ``unlocked``, totals, ``markers`` with the keys given), plus
   optionally ``warnings``: a list of ``{"line", "turn", "text"}`` where ``text`` is a
-  part of the warning's text; when the key is present the warnings must match one to
-  one (order free), when it is absent warnings are not checked; or
-* ``{"error": "line N: reason"}`` for a refused record: the exact one-line error.
+  part of the warning's text (or ``"code"``: its reason code, exactly; either or both);
+  when the key is present the warnings must match one to one (order free), when it
+  is absent warnings are not checked; or
+* ``{"error": "line N: reason"}`` for a refused record: the exact one-line error, and
+  optionally ``"code"``: the code of the error's reason.
 
 The same records also go through the command line as a subprocess for a few cases.
 """
@@ -68,7 +70,8 @@ def _warning_differences(expected: list[dict[str, Any]],
     out = []
     for w in expected:
         match = next((a for a in left if a["line"] == w["line"] and a["turn"] == w["turn"]
-                      and w["text"] in a["text"]), None)
+                      and w.get("text", "") in a["text"]
+                      and w.get("code", a["code"]) == a["code"]), None)
         if match is None:
             out.append(f"warnings: no warning like {w}")
         else:
@@ -85,8 +88,11 @@ def check_record(record: Path) -> list[str]:
         try:
             sheet = score_record(text)
         except RulesError as err:
-            return [] if str(err) == expected["error"] else [
+            out = [] if str(err) == expected["error"] else [
                 f"error: expected {expected['error']!r}, got {str(err)!r}"]
+            if expected.get("code", err.why.code) != err.why.code:
+                out.append(f"error code: expected {expected['code']!r}, got {err.why.code!r}")
+            return out
         return [f"expected the refusal {expected['error']!r}, got total {sheet['total']}"]
     sheet = score_record(text)
     wanted = dict(expected)
@@ -97,15 +103,7 @@ def check_record(record: Path) -> list[str]:
     return out
 
 
-# Known engine bugs: record name -> reason (reported to the lead; see the report).
-ENGINE_BUGS: dict[str, str] = {}
-
-
-@pytest.mark.parametrize(
-    "record",
-    [pytest.param(r, id=r.stem, marks=[pytest.mark.xfail(strict=True, reason=ENGINE_BUGS[r.stem])]
-                  if r.stem in ENGINE_BUGS else []) for r in RECORDS],
-)
+@pytest.mark.parametrize("record", RECORDS, ids=[r.stem for r in RECORDS])
 def test_known_answer(record: Path) -> None:
     differences = check_record(record)
     assert not differences, f"{record.name}:\n  " + "\n  ".join(differences)
@@ -237,7 +235,15 @@ def test_explanations_name_turns_and_open_edges() -> None:
     assert "turn 5" in json.dumps(stream)
     flags = score_record((DATA / "bg_flags_closed_open.dorf").read_text())["explanations"]
     assert "open" in json.dumps(flags["flags.forest"])
-    longest = score_record((DATA / "bg_branching_track.dorf").read_text())["explanations"]
-    assert "R-2" in longest["longest.track"]["rulings"]
+    text = (DATA / "bg_branching_track.dorf").read_text()
+    longest = score_record(text)["explanations"]
+    assert longest["longest.track"]["rulings"] == []  # the books' rule: no ruling decides
+    assert longest["longest.track"]["code"] == "longest-network"
     assert sorted(map(tuple, longest["longest.track"]["tiles"])) == sorted(
         [(0, -2), (0, -1), (0, 0), (1, 0), (-1, 1)])
+    house = score_record(text.replace("game: board-game", "game: board-game\nrulings: R-2=on"))
+    assert house["longest"]["track"] == 4  # the longest chain without branching back
+    assert house["explanations"]["longest.track"]["rulings"] == ["R-2"]
+    assert score_record(text.replace("game: board-game",
+                                     "game: board-game\nrulings: R-2=off"))["longest"][
+        "track"] == 5

@@ -16,7 +16,7 @@ from companion.rules.game import replay
 from companion.rules.hexgrid import Hex
 from companion.rules.notation import Placement, Record, parse_record, write_record
 from companion.rules.randomgame import random_game
-from companion.rules.sheet import score_game
+from companion.rules.scoring.board_game import score_game
 from companion.rules.territories import BoardTerritories, flood_fill
 from companion.rules.tiles import parse_split, rotate, split_spec
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from vision_scanner_synth import draw_map, random_map
 
-from companion.rules import DIRECTIONS, LETTER_OF
+from companion.rules import DIRECTIONS, LETTER_OF, Placement, TaskSpec
 from companion.vision import ScanConfig, scan
 
 
@@ -65,7 +65,7 @@ def test_record_is_connected_breadth_first_from_first_tile() -> None:
 def test_json_shape_and_mismatch_flags() -> None:
     truth = {(0, 0): "TMMMMM", (0, -1): "MMMMMM", (1, 0): "MMMMMM"}  # track into meadow
     photo, _ = draw_map(truth, size=70, seed=1)
-    result = scan(photo, ScanConfig(use_catalogue=False, resolve_mismatches=False))
+    result = scan(photo, ScanConfig().tuned(use_catalogue=False, resolve_mismatches=False))
     data = json.loads(json.dumps(result.to_json()))
     assert set(data) >= {"tiles", "record"}
     assert {"at", "code", "confidence", "attributes"} <= set(data["tiles"][0])
@@ -74,9 +74,11 @@ def test_json_shape_and_mismatch_flags() -> None:
     flagged = [t for t in result.tiles if t.mismatch]
     assert len(flagged) == 2  # the track tile and the tile its track runs into
     assert data["mismatches"] == 2
+    for tile in data["tiles"]:  # a mismatch is always among the edges to check
+        assert set(tile["mismatch"]) <= set(tile["doubtful"])
     # With neighbour consistency on, the mismatch is either resolved with a doubtful
     # edge that stays flagged on both sides, or left as it is and flagged.
-    fixed = scan(photo, ScanConfig(use_catalogue=False))
+    fixed = scan(photo, ScanConfig().tuned(use_catalogue=False))
     pointed = [t for t in fixed.tiles if t.mismatch]
     assert len(pointed) == 2
     if all(t.code != "TMMMMM" for t in fixed.tiles):
@@ -100,6 +102,14 @@ def test_task_tiles_and_markers_are_read() -> None:
     assert by_cell[cells[8]] == {"task": "village/3"}
     assert by_cell[cells[4]] == {"task": "track"}
     assert sum(1 for a in by_cell.values() if a) == 3
+    # The scan speaks the engine's objects; its text is the notation writer's.
+    assert all(isinstance(t.placement, Placement) for t in result.tiles)
+    assert TaskSpec("grain", 5, ("grain",)) in [t.placement.task for t in result.tiles]
+    lines = result.record.splitlines()
+    assert lines[0] == "game: board-game"
+    # (the drawn village marker shows 3, a duel value: parse the lines as such)
+    assert [Placement.parse(line, "duel") for line in lines[1:]] == [
+        t.placement for t in result.tiles]
 
 
 def test_a_task_type_the_tile_cannot_have_gives_way_to_its_terrain() -> None:

@@ -26,10 +26,24 @@ def test_rotation_annotations_name_catalogue_tiles():
 
 
 def test_absent_shared_folder_is_reported_not_crashed(tmp_path, monkeypatch):
-    monkeypatch.setattr(composite, "REPO_ROOT", tmp_path / "repo")
+    monkeypatch.chdir(tmp_path)  # no ../shared/tiles from here
     assert composite.shared_tiles_dir() is None
-    with pytest.raises(FileNotFoundError):
+    assert composite.shared_tiles_dir(tmp_path) is None
+    with pytest.raises(FileNotFoundError, match="not there"):
         composite.composite_record(seed=1, size_px=(400, 300))
+    with pytest.raises(FileNotFoundError, match=str(tmp_path)):
+        composite.composite_record(seed=1, size_px=(400, 300), folder=tmp_path)
+
+
+def test_the_tiles_folder_is_taken_from_the_caller_not_the_package(tmp_path, monkeypatch):
+    """Installed from a wheel the package lies far from ../shared: the folder comes from
+    the current directory or the argument, never from the package's own path."""
+    here = composite.shared_tiles_dir()
+    if here is None:
+        pytest.skip("../shared/tiles is absent")
+    monkeypatch.chdir(tmp_path)
+    assert composite.shared_tiles_dir() is None
+    assert composite.shared_tiles_dir(here) == here
 
 
 needs_shared = pytest.mark.skipif(composite.shared_tiles_dir() is None,
@@ -42,7 +56,7 @@ def test_crops_show_their_annotated_codes():
     assert len(tiles) >= 40
     right = 0
     for t in tiles:
-        small = cv2.resize(t.image, standard_size(DEFAULT_CONFIG.rectified_radius),
+        small = cv2.resize(t.image, standard_size(DEFAULT_CONFIG.rectify.radius),
                            interpolation=cv2.INTER_AREA)
         code, _ = classify_edges(small)
         right += sum(a == b for a, b in zip(code, t.code, strict=True))
@@ -64,7 +78,7 @@ def test_composite_lays_real_tiles_by_a_record():
     # cut out at its true corners, agrees with the truth on most edges
     right = 0
     for t in r.tiles:
-        tile = rectify(r.image, np.array(t.corners), DEFAULT_CONFIG.rectified_radius)
+        tile = rectify(r.image, np.array(t.corners), DEFAULT_CONFIG.rectify.radius)
         code, _ = classify_edges(tile)
         right += sum(a == b for a, b in zip(code, t.code, strict=True))
     assert right >= 0.8 * 6 * len(r.tiles)

@@ -239,8 +239,9 @@ def test_glare_veil_is_measured_and_divided_out() -> None:
 
 def test_a_dark_line_along_the_edge_is_no_track_crossing() -> None:
     """A rim or gap seen along a whole edge fills every window; a track fills a few."""
-    masks, cells = band_masks(R, DEFAULT_CONFIG.band_inner_frac, DEFAULT_CONFIG.band_outer_frac,
-                              DEFAULT_CONFIG.band_length_frac)
+    terrain = DEFAULT_CONFIG.terrain
+    masks, cells = band_masks(R, terrain.band_inner_frac, terrain.band_outer_frac,
+                              terrain.band_length_frac)
     along = cells[0] // DEPTH_BINS
     strip = np.where((along >= 4) & (along <= 5), DARK, MEADOW_CLASS).astype(np.uint8)
     line = np.full(along.shape, DARK, np.uint8)
@@ -252,15 +253,15 @@ def test_a_dark_line_along_the_edge_is_no_track_crossing() -> None:
 def test_a_field_reaching_into_the_band_ends_counts_less_than_the_middle() -> None:
     """A neighbouring edge's grain field in the corners of edge 0's band: the middle of
     the edge (meadow) outweighs it once pixels are weighted towards the middle."""
-    import dataclasses
 
-    masks, cells = band_masks(R, DEFAULT_CONFIG.band_inner_frac, DEFAULT_CONFIG.band_outer_frac,
-                              DEFAULT_CONFIG.band_length_frac)
+    terrain = DEFAULT_CONFIG.terrain
+    masks, cells = band_masks(R, terrain.band_inner_frac, terrain.band_outer_frac,
+                              terrain.band_length_frac)
     w, h = standard_size(R)
     classes = np.full((h, w), MEADOW_CLASS, np.uint8)
     along = cells[0] // DEPTH_BINS
     classes[masks[0]] = np.where((along <= 2) | (along >= 7), GRAIN, MEADOW_CLASS)
-    flat = dataclasses.replace(DEFAULT_CONFIG, band_midpoint_weight=0.0, band_rim_weight=0.0)
+    flat = DEFAULT_CONFIG.tuned(band_midpoint_weight=0.0, band_rim_weight=0.0)
     unweighted = band_fractions(classes, flat)[0]
     weighted = band_fractions(classes, DEFAULT_CONFIG)[0]
     assert unweighted[GRAIN] > unweighted[MEADOW_CLASS]

@@ -7,7 +7,7 @@ import json
 import cv2
 import numpy as np
 
-from companion.rules import Hex, rotate
+from companion.rules import Hex, Placement, rotate
 from companion.vision.scan import Scan, ScannedTile
 from companion.vision.synth import evaluate as ev
 from companion.vision.synth.render import render_record
@@ -20,6 +20,13 @@ TRUTH = [
 ]
 
 
+def _tile(at: tuple[int, int], code: str, attrs: str = "", conf: float = 1.0,
+          center: tuple[float, float] = (0.0, 0.0), mismatch: tuple[int, ...] = (),
+          doubtful: tuple[int, ...] = ()) -> ScannedTile:
+    placement = Placement.parse(f"{at[0]} {at[1]} {code} {attrs}", "board-game")
+    return ScannedTile(placement, (conf,) * 6, center, mismatch, doubtful)
+
+
 def _scan_turned(k: int, shift: tuple[int, int], wrong_edge: bool = False) -> Scan:
     """A scan that saw the truth turned by -k steps and shifted (as a real scan may)."""
     tiles = []
@@ -28,18 +35,14 @@ def _scan_turned(k: int, shift: tuple[int, int], wrong_edge: bool = False) -> Sc
         code = rotate(t.code, -k)
         if wrong_edge and t.at == (0, 0):
             code = "V" + code[1:]
-        attrs: dict[str, object] = {"task": f"{t.task_type}/{t.marker}"} if t.task_type else {}
-        tiles.append(ScannedTile(at=(at.q + shift[0], at.r + shift[1]), code=code,
-                                 confidence=(1.0,) * 6, attributes=attrs, center_px=t.centre))
-    return Scan(tiles=tiles, kind="assembled", record="")
+        attrs = f"task={t.task_type}/{t.marker}" if t.task_type else ""
+        tiles.append(_tile((at.q + shift[0], at.r + shift[1]), code, attrs, center=t.centre))
+    return Scan(tiles=tiles, kind="assembled")
 
 
 def test_alignment_undoes_rotation_and_translation():
     for k in range(6):
         scan = _scan_turned(k, (3, -2))
-        found = ev.best_alignment([s.at for s in scan.tiles], [t.at for t in TRUTH],
-                                  [s.code for s in scan.tiles], [t.code for t in TRUTH])
-        assert found[0] == k
         tally = ev.compare(scan, TRUTH, "assembled")
         assert tally.placed_right == 4 and tally.edges_right == 24 and tally.tiles_right == 4
         assert tally.markers_right == 1 and tally.tasks_right == 1
@@ -47,9 +50,8 @@ def test_alignment_undoes_rotation_and_translation():
 
 def test_a_wrong_edge_and_a_missing_tile_are_counted():
     scan = _scan_turned(2, (0, 0), wrong_edge=True)
-    ghost = ScannedTile(at=(5, 5), code="MMMMMM", confidence=(0.5,) * 6,
-                        center_px=(900.0, 900.0))  # a "tile" seen on the bare table
-    scan = Scan(tiles=[*scan.tiles[:3], ghost], kind="assembled", record="")  # (-1, 1) missed
+    ghost = _tile((5, 5), "MMMMMM", conf=0.5, center=(900.0, 900.0))  # seen on the table
+    scan = Scan(tiles=[*scan.tiles[:3], ghost], kind="assembled")  # (-1, 1) missed
     tally = ev.compare(scan, TRUTH, "assembled")
     assert tally.found == 3 and tally.extra == 1
     assert tally.placed_right == 3
@@ -57,20 +59,39 @@ def test_a_wrong_edge_and_a_missing_tile_are_counted():
     assert tally.tiles_right == 2
 
 
+def test_wrong_edges_are_counted_doubtful_only_on_their_own_edge():
+    """The scan saw the truth turned by 2 steps with edge 0 of tile (0, 0) wrong: marking
+    the scan's edge 0 doubtful catches it (whatever the turn), marking edge 1 does not."""
+    for marked, caught in (((0,), 1), ((1,), 0)):
+        scan = _scan_turned(2, (0, 0), wrong_edge=True)
+        tiles = [_tile(tuple(s.at), s.code, " ".join(f"{k}={v}" for k, v in s.attributes.items()),
+                       center=s.center_px, doubtful=marked if tuple(s.at) == (0, 0) else ())
+                 for s in scan.tiles]
+        tally = ev.compare(Scan(tiles=tiles, kind="assembled"), TRUTH, "assembled")
+        assert tally.edges_right == 23
+        assert tally.wrong_doubtful == caught and tally.wrong_undoubted == [1 - caught]
+        assert tally.edges_doubtful == 1 and tally.collapsed == 0
+        assert ("below 0.900: 0/1" in tally.doubt_curve([0.9])[0])  # confidences are 1.0
+
+
+def test_an_assembled_map_read_as_one_tile_is_a_collapse():
+    scan = Scan(tiles=[_tile((0, 0), "MMMMMM", center=TRUTH[0].centre)], kind="loose")
+    tally = ev.compare(scan, TRUTH, "assembled")
+    assert tally.collapsed == 1
+
+
 def test_mismatches_present_and_flagged():
-    a = ScannedTile(at=(0, 0), code="MMMTMM", confidence=(1.0,) * 6, mismatch=[3])
-    b = ScannedTile(at=(0, 1), code="MMMMMM", confidence=(1.0,) * 6)
-    c = ScannedTile(at=(1, 0), code="MMMMMS", confidence=(1.0,) * 6)  # S meets M, unflagged
+    a = _tile((0, 0), "MMMTMM", mismatch=(3,))
+    b = _tile((0, 1), "MMMMMM")
+    c = _tile((1, 0), "MMMMMS")  # S meets M, unflagged
     assert ev._mismatches([a, b, c]) == (2, 1)
 
 
 def test_loose_tiles_compare_codes_modulo_rotation():
     truth = [ev.Truth((1, 0), "GGMTTM", None, None, None, (100.0, 100.0)),
              ev.Truth((2, 0), "MFFFFF", None, None, None, (400.0, 100.0))]
-    scan = Scan(tiles=[ScannedTile(at=(0, 0), code=rotate("MFFFFF", 2), confidence=(1.0,) * 6,
-                                   center_px=(405.0, 98.0)),
-                       ScannedTile(at=(1, 0), code=rotate("GGMTTM", 5), confidence=(1.0,) * 6,
-                                   center_px=(97.0, 104.0))], kind="loose", record="")
+    scan = Scan(tiles=[_tile((0, 0), rotate("MFFFFF", 2), center=(405.0, 98.0)),
+                       _tile((1, 0), rotate("GGMTTM", 5), center=(97.0, 104.0))], kind="loose")
     tally = ev.compare(scan, truth, "loose")
     assert tally.placed_right == 2 and tally.edges_right == 12
 

@@ -22,7 +22,7 @@ def _tile(code: str, flag: str | None, seed: int) -> np.ndarray:
     img = cv2.GaussianBlur(img, (0, 0), 0.8)
     half = img.shape[0] / 2
     return rectify(img, hexagon(RADIUS, (half, half)).astype(np.float32),
-                   DEFAULT_CONFIG.marker_radius)
+                   DEFAULT_CONFIG.rectify.detail_radius)
 
 
 @pytest.mark.parametrize("kind", sorted(FLAG_COLOURS))

@@ -56,7 +56,7 @@ def test_exif_orientation_is_applied() -> None:
 
 
 def test_downscales_and_reports_original_scale() -> None:
-    config = ScanConfig(working_long_side=150)
+    config = ScanConfig().tuned(working_long_side=150)
     photo = load_photo(_encode(_picture(600, 400), "PNG"), config)
     assert max(photo.image.shape[:2]) == 150
     assert photo.scale == pytest.approx(4.0)
@@ -99,7 +99,7 @@ def test_decompression_bomb_and_oversize_refused(side: int) -> None:
 
 
 def test_oversize_array_refused() -> None:
-    config = ScanConfig(max_pixels=10_000)
+    config = ScanConfig().tuned(max_pixels=10_000)
     with pytest.raises(ScanError, match="too large"):
         load_photo(np.zeros((200, 200, 3), np.uint8), config)
 

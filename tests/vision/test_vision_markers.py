@@ -26,7 +26,7 @@ def _rectified(art: TileArt, seed: int, blur: float = 0.0) -> tuple[np.ndarray, 
     half = img.shape[0] / 2
     # hexagon() lists corners from angle 0 (east) clockwise on screen: standard order.
     corners = hexagon(RADIUS, (half, half)).astype(np.float32)
-    return rectify(img, corners, DEFAULT_CONFIG.marker_radius), img, corners
+    return rectify(img, corners, DEFAULT_CONFIG.rectify.detail_radius), img, corners
 
 
 @pytest.mark.parametrize("font", [cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
@@ -80,13 +80,13 @@ def test_marker_position_is_where_it_was_drawn() -> None:
     spot = (half + 0.3 * RADIUS, half - 0.2 * RADIUS)
     draw_marker(img, "village", 3, spot, RADIUS, 137.0, "hex")
     corners = hexagon(RADIUS, (half, half)).astype(np.float32)
-    tile = rectify(img, corners, DEFAULT_CONFIG.marker_radius)
+    tile = rectify(img, corners, DEFAULT_CONFIG.rectify.detail_radius)
     marker = find_marker(tile, img, corners)
     assert marker is not None and marker.value == 3
-    scale = DEFAULT_CONFIG.marker_radius / RADIUS
-    expected = (DEFAULT_CONFIG.marker_radius + 0.3 * RADIUS * scale,
+    scale = DEFAULT_CONFIG.rectify.detail_radius / RADIUS
+    expected = (DEFAULT_CONFIG.rectify.detail_radius + 0.3 * RADIUS * scale,
                 tile.shape[0] / 2 - 0.2 * RADIUS * scale)
-    assert math.dist(marker.center, expected) < 0.06 * DEFAULT_CONFIG.marker_radius
+    assert math.dist(marker.center, expected) < 0.06 * DEFAULT_CONFIG.rectify.detail_radius
 
 
 RECORD = """game: board-game
@@ -112,11 +112,11 @@ def test_tasks_and_markers_in_a_rendered_photo(seed: int) -> None:
     photo = render_record(RECORD, seed=seed, size_px=(3000, 2250), tilt_deg=25.0)
     tiles = [(t, np.array(t.corners, np.float32)) for t in photo.tiles]
     small = cv2.resize(photo.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    coarse = [rectify(small, c * 0.5, DEFAULT_CONFIG.rectified_radius) for _, c in tiles]
+    coarse = [rectify(small, c * 0.5, DEFAULT_CONFIG.rectify.radius) for _, c in tiles]
     meadow = edges.meadow_reference(coarse)
     seen = []
     for (truth, corners), rect in zip(tiles, coarse, strict=True):
-        detail = rectify(photo.image, corners, DEFAULT_CONFIG.marker_radius)
+        detail = rectify(photo.image, corners, DEFAULT_CONFIG.rectify.detail_radius)
         kind, marker = read_task(detail, edges.tile_meadow(rect, meadow), photo.image, corners,
                                  DEFAULT_CONFIG, rect)
         seen.append((truth.task_type, truth.marker, kind, marker.value if marker else None))

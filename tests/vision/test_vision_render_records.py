@@ -1,12 +1,12 @@
-"""Records for the renderer: reading placements and the fallback random generator."""
+"""Records for the renderer: reading placements and drawing maps from a pool of tiles."""
 
 from __future__ import annotations
 
-from companion.rules import DIRECTIONS, Hex, canonical, replay_text
+from companion.rules import DIRECTIONS, Hex, canonical, opposite, replay_text
 from companion.vision.synth.render_records import (
     laid_tiles,
     legal_random_record,
-    private_random_record,
+    pool_record,
 )
 
 
@@ -16,10 +16,10 @@ def test_laid_tiles_reads_task_marker_and_flag():
     assert tiles[1].flag == "forest" and tiles[1].code == "MFFMGG"
 
 
-def test_private_generator_lays_connected_matching_maps_from_its_pool():
+def test_pool_generator_lays_connected_matching_maps_from_its_pool():
     pool = [("landscape", c, None) for c in ("GGMTTM", "SVMSFM", "MFFFFF", "VVVVSS", "GGMVMM",
                                              "MFMFMF", "GTVMTM")] + [("task", "FFFFSS", "stream")]
-    text = private_random_record(4, landscape=8, pool=pool)
+    text = pool_record(4, landscape=8, pool=pool)
     tiles = laid_tiles(text)
     board = {t.at: t.code for t in tiles}
     assert len(board) == len(tiles) >= 6
@@ -32,10 +32,10 @@ def test_private_generator_lays_connected_matching_maps_from_its_pool():
             if other is None:
                 continue
             neighbours += 1
-            a, b = code[e], other[(e + 3) % 6]
+            a, b = code[e], other[opposite(e)]
             assert not ((a in "TS" or b in "TS") and a != b)
         assert neighbours or len(board) == 1
-    assert private_random_record(4, 8, pool) == text
+    assert pool_record(4, 8, pool) == text
 
 
 def test_legal_records_replay_in_the_rules_engine():

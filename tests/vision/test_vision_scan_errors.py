@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from vision_scanner_synth import draw_map, random_map
 
+from companion.commands.scan import run
 from companion.vision import ScanConfig, ScanError, scan
-from companion.vision.command import run
 
 
 def test_empty_table() -> None:
@@ -33,7 +33,7 @@ def test_photo_of_something_else() -> None:
 def test_time_limit() -> None:
     photo, _ = draw_map(random_map(5, 0), size=60)
     with pytest.raises(ScanError, match="time limit"):
-        scan(photo, ScanConfig(time_limit_s=0.0))
+        scan(photo, ScanConfig().tuned(time_limit_s=0.0))
 
 
 def test_scan_error_is_value_error() -> None:

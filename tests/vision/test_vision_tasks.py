@@ -12,7 +12,7 @@ from companion.vision.prior import decode
 from companion.vision.rectify import hexagon_mask, standard_size
 from companion.vision.tasks import find_bubble, reconcile_task, task_on_code, task_type
 
-R = DEFAULT_CONFIG.marker_radius
+R = DEFAULT_CONFIG.rectify.detail_radius
 TASK = ("task", "box-1-task")
 PALE_DROP = hsv_bgr(105, 85, 190)
 WATER = hsv_bgr(105, 190, 150)

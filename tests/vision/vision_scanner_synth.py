@@ -14,7 +14,7 @@ import math
 import cv2
 import numpy as np
 
-from companion.rules import Layout
+from companion.rules import Layout, opposite
 
 
 def hsv_bgr(h: int, s: int, v: int) -> tuple[int, int, int]:
@@ -166,7 +166,7 @@ def random_map(n: int, seed: int = 0) -> dict[tuple[int, int], str]:
                 other = codes.get((cell[0] + dq, cell[1] + dr))
                 if other is None:
                     continue
-                a, b = code[e], other[(e + 3) % 6]
+                a, b = code[e], other[opposite(e)]
                 if (a in "TS" or b in "TS") and a != b:
                     bad += 1
             if bad < best_bad:

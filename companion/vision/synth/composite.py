@@ -1,15 +1,17 @@
 """Assembled-map photos made of *real* tile crops (test-time evaluation data).
 
-Representation: a ``RealTile`` is one tile cut out of the development photos in
-``<repo>/../shared/tiles`` (never copied into the project), rectified to the standard
-flat-topped hexagon of ``companion.vision.rectify`` (BGR, black outside), with the
-code it shows *as it lies in the crop*: ``rotate(catalogue code, k)``, ``k`` from the
-hand-checked ``tests/data/real_tiles_rotation.json``. ``composite_record`` lays
-those crops out following a record whose tiles are drawn from the real set (turning
-each crop by multiples of 60 degrees to the record's code), then runs the same
-camera, lighting and sensor pipeline as ``render`` and returns the same ``Rendered``
-ground truth. Everything returns ``None`` / raises ``FileNotFoundError`` when the
-shared folder is absent, so tests can skip.
+Representation: a ``RealTile`` is one tile cut out of the development photos in a
+tiles folder (``--tiles DIR`` of the tooling; by default ``../shared/tiles`` from the
+current directory, i.e. beside the repository when run from its root; never copied
+into the project), rectified to the standard flat-topped hexagon of
+``companion.vision.rectify`` (BGR, black outside), with the code it shows *as it lies
+in the crop*: ``rotate(catalogue code, k)``, ``k`` from the hand-checked
+``real_tiles_rotation.json`` beside this module (numbers and rotations only, no image).
+``composite_record`` lays those crops out following a record whose tiles are drawn
+from the real set (turning each crop by multiples of 60 degrees to the record's
+code), then runs the same camera, lighting and sensor pipeline as ``render`` and
+returns the same ``Rendered`` ground truth. Everything returns ``None`` / raises
+``FileNotFoundError`` when the tiles folder lacks the photos, so tests can skip.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ from companion.vision.synth.render_records import (
     legal_random_record,
 )
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-ANNOTATIONS = REPO_ROOT / "tests" / "data" / "real_tiles_rotation.json"
+DEFAULT_TILES = Path("..") / "shared" / "tiles"
+"""The tiles folder when none is given, relative to the current directory."""
+ANNOTATIONS = Path(__file__).with_name("real_tiles_rotation.json")
+"""The crops' numbers, codes and rotations (hand-checked; shipped with the package)."""
 PHOTOS = ("landscape-01-20.jpg", "task-01-25.jpg")
 CROP_RADIUS = 200
 """Circumradius in pixels of the stored crops (the photos show tiles at about 150)."""
@@ -54,11 +58,12 @@ class RealTile(NamedTuple):
     """The task type shown in a task tile's speech bubble."""
 
 
-def shared_tiles_dir() -> Path | None:
-    """``<repo>/../shared/tiles`` when it holds both development photos, else ``None``."""
-    folder = REPO_ROOT.parent / "shared" / "tiles"
-    if all((folder / name).is_file() for name in PHOTOS):
-        return folder
+def shared_tiles_dir(folder: str | Path | None = None) -> Path | None:
+    """``folder`` (default ``DEFAULT_TILES`` from the current directory) when it holds
+    both development photos, else ``None``."""
+    base = Path(folder) if folder is not None else Path.cwd() / DEFAULT_TILES
+    if all((base / name).is_file() for name in PHOTOS):
+        return base.resolve()
     return None
 
 
@@ -67,15 +72,17 @@ def load_annotations(path: Path = ANNOTATIONS) -> dict[str, Any]:
     return data
 
 
-def real_tiles(folder: str | None = None, radius: int = CROP_RADIUS) -> tuple[RealTile, ...]:
+def real_tiles(folder: str | Path | None = None,
+               radius: int = CROP_RADIUS) -> tuple[RealTile, ...]:
     """Every development tile the tile finder locates, matched to its annotation.
 
     A tile the finder misses is left out (the composite draws from the rest). Raises
-    ``FileNotFoundError`` when the folder (default ``<repo>/../shared/tiles``) is absent.
+    ``FileNotFoundError`` when the folder (default: see ``shared_tiles_dir``) lacks them.
     """
-    base = Path(folder) if folder else shared_tiles_dir()
-    if base is None or not all((base / name).is_file() for name in PHOTOS):
-        raise FileNotFoundError("../shared/tiles with the development photos is absent")
+    base = shared_tiles_dir(folder)
+    if base is None:
+        raise FileNotFoundError(f"{folder or DEFAULT_TILES}: the development photos "
+                                f"({', '.join(PHOTOS)}) are not there")
     return _real_tiles(str(base), radius)
 
 
@@ -86,7 +93,7 @@ def _real_tiles(folder: str, radius: int) -> tuple[RealTile, ...]:
 
     base = Path(folder)
     notes = load_annotations()
-    config = dataclasses.replace(DEFAULT_CONFIG, rectified_radius=radius)
+    config = DEFAULT_CONFIG.tuned(radius=radius)
     out: list[RealTile] = []
     for name in PHOTOS:
         image = cv2.imread(str(base / name), cv2.IMREAD_COLOR)
@@ -225,13 +232,14 @@ def _bubble_angle(img: np.ndarray, alpha: np.ndarray) -> float | None:
 
 
 def composite_record(record_text: str | None = None, *, seed: int, landscape: int = 30,
-                     folder: str | None = None, **photo: Any) -> Rendered:
+                     folder: str | Path | None = None, **photo: Any) -> Rendered:
     """A 12 MP (by default) photo of an assembled map made of real tile crops.
 
     With ``record_text`` None, a random legal record is drawn from the real tiles
     (``landscape`` tiles, a few of them task tiles with markers). ``photo`` takes the
     options of ``render.render_record`` (``size_px``, ``tilt_deg``, ``background``, ...).
-    Raises ``FileNotFoundError`` when ``../shared/tiles`` is absent and ``ValueError``
+    ``folder`` is the tiles folder (see ``shared_tiles_dir``). Raises
+    ``FileNotFoundError`` when it lacks the development photos and ``ValueError``
     when the record uses a tile that is not among the real crops.
     """
     tiles = real_tiles(folder)

@@ -3,13 +3,19 @@
 Representation: a ``Case`` is one photo (encoded bytes, so decoding is timed like a
 real upload) with its ``Truth`` tiles (axial position, code as it lies, task type,
 marker value, flag, pixel centre) and a kind: ``assembled`` maps are compared after
-aligning the scan's lattice to the truth by the best rigid hex motion (one of six
-rotations plus a translation; codes turn with the lattice); ``loose`` tiles are
+aligning the scan's map onto the truth with the engine's map alignment
+(``companion.rules.best_alignment``: the rigid hex motion, one of six rotations plus a
+translation, under which most tiles agree; codes turn with the lattice); ``loose`` tiles are
 matched by pixel centre and their codes compared modulo rotation. A scan that raises
 counts as an error and all its tiles as misses. ``Tally`` adds cases up.
 
     python -m companion.vision.synth.evaluate [--set rendered|composite|loose|samples]
                                         [--count N] [--seed S] [--size WxH]
+                                        [--tiles DIR] [--samples-dir DIR]
+                                        [--config NAME=VALUE ...]
+
+Folders default to the current directory's ``../shared/tiles`` and ``sample_photos``
+(run it from the repository's root).
 """
 
 from __future__ import annotations
@@ -27,10 +33,9 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from companion.rules import DIRECTIONS, Hex, rotate
+from companion.rules import DIRECTIONS, Hex, best_alignment, opposite, rotate
 
 SETS = ("rendered", "composite", "loose", "samples")
-REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 class Truth(NamedTuple):
@@ -71,6 +76,16 @@ class Tally:
     flags: int = 0
     flags_right: int = 0
     flags_extra: int = 0
+    collapsed: int = 0
+    """Photos of an assembled map read as fewer than half its tiles (or refused)."""
+    wrong_doubtful: int = 0
+    """Wrong edges (of tiles at the right position) the scan marked doubtful."""
+    edges_doubtful: int = 0
+    """Edges (of tiles at the right position) the scan marked doubtful."""
+    wrong_undoubted: list[int] = field(default_factory=list)
+    """Per photo: wrong edges the scan did not mark doubtful."""
+    edge_confidence: list[tuple[float, bool]] = field(default_factory=list)
+    """Per compared edge: the scan's confidence and whether the edge is right."""
     seconds: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -79,6 +94,23 @@ class Tally:
                 getattr(self, name).extend(value)
             else:
                 setattr(self, name, getattr(self, name) + value)
+
+    @property
+    def placed_edges_wrong(self) -> int:
+        return 6 * self.placed_right - self.edges_right
+
+    def doubt_curve(self, thresholds: Iterable[float]) -> list[str]:
+        """For each confidence threshold: the share of wrong edges below it and the
+        share of all edges below it (to choose ``decode.doubt_below``)."""
+        conf = np.array([c for c, _ in self.edge_confidence])
+        wrong = np.array([not ok for _, ok in self.edge_confidence])
+        out = []
+        for t in thresholds:
+            below = conf < t
+            caught = int((below & wrong).sum())
+            out.append(f"  below {t:.3f}: {caught}/{int(wrong.sum())} wrong edges, "
+                       f"{100.0 * below.mean() if len(conf) else 0.0:.1f} % of edges")
+        return out
 
     def lines(self) -> list[str]:
         def pct(a: int, b: int) -> str:
@@ -98,6 +130,14 @@ class Tally:
             f"marker digits right:    {pct(self.markers_right, self.markers)}",
             f"flags right:            {pct(self.flags_right, self.flags)} "
             f"(+{self.flags_extra} seen where no flag is)",
+            f"photos collapsed:       {self.collapsed} of {self.photos}",
+            f"phantom tiles:          {self.extra} "
+            f"({self.extra / max(self.photos, 1):.2f} per photo)",
+            f"wrong edges doubtful:   {pct(self.wrong_doubtful, self.placed_edges_wrong)}",
+            f"wrong edges undoubted:  {sum(self.wrong_undoubted)} "
+            f"(per photo: max {max(self.wrong_undoubted, default=0)}, "
+            f"median {statistics.median(self.wrong_undoubted) if self.wrong_undoubted else 0})",
+            f"edges flagged doubtful: {pct(self.edges_doubtful, 6 * self.placed_right)}",
             f"seconds per photo:      median {med:.2f}, max "
             f"{max(self.seconds) if self.seconds else 0.0:.2f}",
         ]
@@ -115,39 +155,6 @@ def _task_of(attributes: dict[str, object]) -> tuple[str | None, int | None]:
     return head, int(num) if num.isdigit() else None
 
 
-def best_alignment(scan_at: list[tuple[int, int]], truth_at: list[tuple[int, int]],
-                   scan_codes: list[str] | None = None,
-                   truth_codes: list[str] | None = None) -> tuple[int, tuple[int, int]]:
-    """The rotation ``k`` and translation that put most scanned cells on truth cells.
-
-    Ties (small or symmetric maps) go to the motion under which most edge letters agree,
-    when codes are given.
-    """
-    truth_code = dict(zip(truth_at, truth_codes, strict=True)) if truth_codes else {}
-    best: tuple[tuple[int, int], int, tuple[int, int]] = ((-1, -1), 0, (0, 0))
-    for k in range(6):
-        turned = [Hex(*a).rotate(k) for a in scan_at]
-        votes: dict[tuple[int, int], int] = {}
-        for t in truth_at:
-            for h in turned:
-                d = (t[0] - h.q, t[1] - h.r)
-                votes[d] = votes.get(d, 0) + 1
-        top = max(votes.values(), default=0)
-        for d, n in votes.items():
-            if n < top - 1:
-                continue
-            agree = 0
-            if scan_codes and truth_code:
-                for h, code in zip(turned, scan_codes, strict=True):
-                    other = truth_code.get((h.q + d[0], h.r + d[1]))
-                    if other is not None:
-                        agree += _same(rotate(code, k), other)
-            score = (n, agree)
-            if score > best[0]:
-                best = (score, k, d)
-    return best[1], best[2]
-
-
 def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
     """Score one scan result against its truth (see the module docstring)."""
     tally = Tally(photos=1, truth_tiles=len(truth), edges=6 * len(truth),
@@ -156,25 +163,35 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
                   flags=sum(t.flag is not None for t in truth))
     tiles = list(scan.tiles)
     tally.found, tally.extra = _found_by_pixels(tiles, truth)
-    pairs: list[tuple[Truth, str, dict[str, object]]] = []
+    pairs: list[tuple[Truth, Any, int]] = []  # truth, scanned tile, its turn onto the truth
     if kind == "loose":
         for t, j in _match_by_pixels(tiles, truth):
             best = max(range(6), key=lambda k: _same(rotate(tiles[j].code, k), t.code))
-            pairs.append((t, rotate(tiles[j].code, best), dict(tiles[j].attributes)))
+            pairs.append((t, tiles[j], best))
     else:
-        k, d = best_alignment([tuple(s.at) for s in tiles], [t.at for t in truth],
-                              [s.code for s in tiles], [t.code for t in truth])
-        by_cell = {t.at: t for t in truth}
+        motion, _ = best_alignment({Hex(*t.at): t.code for t in truth},
+                                   {Hex(*s.at): s.code for s in tiles})
+        by_cell = {Hex(*t.at): t for t in truth}
         for s in tiles:
-            h = Hex(*s.at).rotate(k)
-            cell = (h.q + d[0], h.r + d[1])
+            cell = motion.apply_hex(Hex(*s.at))
             if cell in by_cell:
-                pairs.append((by_cell.pop(cell), rotate(s.code, k), dict(s.attributes)))
+                pairs.append((by_cell.pop(cell), s, motion.steps))
         present, flagged = _mismatches(tiles)
         tally.mismatches_present, tally.mismatches_flagged = present, flagged
+        tally.collapsed = int(tally.found < len(truth) / 2)
     tally.placed_right = len(pairs)
-    for t, code, attrs in pairs:
+    undoubted = 0
+    for t, s, k in pairs:
+        code, attrs = rotate(s.code, k), dict(s.attributes)
+        doubtful = {(e + k) % 6 for e in getattr(s, "doubtful", ())}
+        conf = [float(c) for c in s.confidence]
         right = _same(code, t.code)
+        for e in range(6):
+            ok = code[e] == t.code[e]
+            tally.edge_confidence.append((conf[(e - k) % 6], ok))
+            tally.edges_doubtful += e in doubtful
+            tally.wrong_doubtful += (not ok) and e in doubtful
+            undoubted += (not ok) and e not in doubtful
         tally.edges_right += right
         tally.tiles_right += right == 6
         kind_seen, value = _task_of(attrs)
@@ -187,6 +204,7 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
             tally.flags_right += 1
         elif flag is not None:
             tally.flags_extra += 1
+    tally.wrong_undoubted.append(undoubted)
     return tally
 
 
@@ -239,11 +257,11 @@ def _mismatches(tiles: list[Any]) -> tuple[int, int]:
             other = cells.get((at[0] + d.q, at[1] + d.r))
             if other is None:
                 continue
-            a, b = s.code[e], other.code[(e + 3) % 6]
+            a, b = s.code[e], other.code[opposite(e)]
             if a != b and ("T" in (a, b) or "S" in (a, b)):
                 present += 1
                 marked_a = e in list(getattr(s, "mismatch", []) or [])
-                marked_b = (e + 3) % 6 in list(getattr(other, "mismatch", []) or [])
+                marked_b = opposite(e) in list(getattr(other, "mismatch", []) or [])
                 flagged += marked_a or marked_b
     return present, flagged
 
@@ -260,6 +278,7 @@ def run_case(case: Case, scan_fn: Callable[[bytes], Any]) -> Tally:
                       tasks=sum(t.task_type is not None for t in case.truth),
                       flags=sum(t.flag is not None for t in case.truth))
         tally.error_reasons.append(f"{case.name}: {type(err).__name__}: {err}")
+        tally.collapsed = int(case.kind == "assembled")
         tally.seconds.append(time.perf_counter() - start)
         return tally
     elapsed = time.perf_counter() - start
@@ -300,7 +319,7 @@ def truth_of_json(data: dict[str, Any]) -> list[Truth]:
 
 
 def rendered_cases(count: int, seed: int, size: tuple[int, int],
-                   **light: float) -> Iterator[Case]:
+                   real_table: bool = False, **light: float) -> Iterator[Case]:
     """``light``: ``shadow``, ``lighting`` or ``glare`` fixed for every photo (else drawn
     at random, as ``render.render_record`` does)."""
     from companion.vision.synth.render import render_record
@@ -310,32 +329,37 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
     for i in range(count):
         s = seed + i
         text = random_record(s, int(rng.integers(15, 46)))
-        r = render_record(text, seed=s, size_px=size, jpeg_quality=None, **light)
+        r = render_record(text, seed=s, size_px=size, jpeg_quality=None,
+                          real_table=real_table, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"rendered-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
 
 
 def composite_cases(count: int, seed: int, size: tuple[int, int],
+                    tiles: str | Path | None = None, real_table: bool = False,
                     **light: float) -> Iterator[Case]:
-    """``light`` as for ``rendered_cases``."""
+    """Composites of the crops from the tiles folder ``tiles`` (see
+    ``composite.shared_tiles_dir``); ``light`` as for ``rendered_cases``."""
     from companion.vision.synth.composite import composite_record
 
     rng = np.random.default_rng(seed)
     for i in range(count):
         s = seed + i
         r = composite_record(seed=s, landscape=int(rng.integers(20, 41)), size_px=size,
-                             jpeg_quality=None, **light)
+                             folder=tiles, jpeg_quality=None, real_table=real_table,
+                             **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"composite-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
 
 
-def loose_cases() -> Iterator[Case]:
-    """The two development photos of loose tiles, truth from the hand-checked annotations."""
+def loose_cases(tiles: str | Path | None = None) -> Iterator[Case]:
+    """The two development photos of loose tiles in the tiles folder (see
+    ``composite.shared_tiles_dir``), truth from the hand-checked annotations."""
     from companion.vision.synth.composite import PHOTOS, load_annotations, shared_tiles_dir
 
-    folder = shared_tiles_dir()
+    folder = shared_tiles_dir(tiles)
     if folder is None:
         return
     notes = load_annotations()
@@ -355,6 +379,30 @@ def sample_cases(folder: Path) -> Iterator[Case]:
         yield Case(jpg.name, jpg.read_bytes(), truth_of_json(data), "assembled")
 
 
+def scan_config(settings: Iterable[str]) -> Any:
+    """``DEFAULT_CONFIG`` with ``NAME=VALUE`` settings, each value read as the type of
+    the default it replaces (``true``/``false`` for switches)."""
+    from companion.vision.config import DEFAULT_CONFIG
+
+    changes: dict[str, object] = {}
+    for item in settings:
+        name, sep, text = item.partition("=")
+        if not sep:
+            raise ValueError(f"{item!r} is not NAME=VALUE")
+        stage = next((getattr(DEFAULT_CONFIG, s) for s in vars(DEFAULT_CONFIG)
+                      if hasattr(getattr(DEFAULT_CONFIG, s), name)), None)
+        if stage is None:
+            raise TypeError(f"ScanConfig has no setting {name!r}")
+        default = getattr(stage, name)
+        if isinstance(default, bool):
+            if text.lower() not in ("true", "false"):
+                raise ValueError(f"{name} takes true or false, not {text!r}")
+            changes[name] = text.lower() == "true"
+        else:
+            changes[name] = type(default)(text)
+    return DEFAULT_CONFIG.tuned(**changes)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.synth.evaluate",
                                      description="Scanner accuracy and speed on known photos.")
@@ -362,12 +410,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=10, help="photos (rendered, composite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="4000x3000", help="WIDTHxHEIGHT (rendered, composite)")
-    parser.add_argument("--samples-dir", default=str(REPO_ROOT / "sample_photos"))
+    parser.add_argument("--samples-dir", default="sample_photos",
+                        help="photos with .truth.json beside them (default: sample_photos)")
+    parser.add_argument("--tiles", default=None, metavar="DIR",
+                        help="the development tile photos (default: ../shared/tiles)")
     for name, what in (("shadow", "darkness of a cast shadow, 0..0.5"),
                        ("lighting", "strength of the light gradient, 0..0.3"),
                        ("glare", "strength of a glare patch, 0..0.7")):
         parser.add_argument(f"--{name}", type=float, default=None,
                             help=f"(rendered, composite) {what}, the same in every photo")
+    parser.add_argument("--config", action="append", default=[], metavar="NAME=VALUE",
+                        help="a scanner setting (ScanConfig.tuned), e.g. learned=false")
+    parser.add_argument("--real-table", action="store_true",
+                        help="(rendered, composite) photos with what a real table shows: "
+                             "hand-laid tiles, light colour, lens, mats, clutter, shadow")
+    parser.add_argument("--doubt-curve", action="store_true",
+                        help="also print how many wrong edges each confidence level catches")
     args = parser.parse_args(argv)
     light = {k: float(getattr(args, k)) for k in ("shadow", "lighting", "glare")
              if getattr(args, k) is not None}
@@ -378,24 +436,41 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     cases: Iterable[Case]
     if args.set == "rendered":
-        cases = rendered_cases(args.count, args.seed, (w, h), **light)
+        cases = rendered_cases(args.count, args.seed, (w, h), args.real_table, **light)
     elif args.set == "composite":
         from companion.vision.synth.composite import shared_tiles_dir
 
-        if shared_tiles_dir() is None:
-            print("composite: ../shared/tiles is absent; nothing to evaluate")
+        if shared_tiles_dir(args.tiles) is None:
+            print(f"composite: {args.tiles or '../shared/tiles'} lacks the tile photos; "
+                  "nothing to evaluate")
             return 0
-        cases = composite_cases(args.count, args.seed, (w, h), **light)
+        cases = composite_cases(args.count, args.seed, (w, h), args.tiles, args.real_table,
+                                **light)
     elif args.set == "loose":
-        cases = list(loose_cases())
+        cases = list(loose_cases(args.tiles))
         if not cases:
-            print("loose: ../shared/tiles is absent; nothing to evaluate")
+            print(f"loose: {args.tiles or '../shared/tiles'} lacks the tile photos; "
+                  "nothing to evaluate")
             return 0
     else:
         cases = sample_cases(Path(args.samples_dir))
-    print(f"set: {args.set}" + "".join(f", {k} {v}" for k, v in light.items()))
-    for line in evaluate(cases).lines():
+    print(f"set: {args.set}" + "".join(f", {k} {v}" for k, v in light.items())
+          + (", real table" if args.real_table else ""))
+    try:
+        config = scan_config(args.config)
+    except (TypeError, ValueError) as err:
+        print(f"evaluate: --config: {err}", file=sys.stderr)
+        return 1
+    from companion.vision import scan
+
+    tally = evaluate(cases, lambda photo: scan(photo, config))
+    for line in tally.lines():
         print(line)
+    if args.doubt_curve:
+        print("doubt curve (edge confidence below a threshold):")
+        for line in tally.doubt_curve((0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97,
+                                       0.98, 0.99, 0.995, 0.999)):
+            print(line)
     return 0
 
 

@@ -47,6 +47,17 @@ from companion.vision.synth.render_scene import (
 from companion.vision.synth.render_scene import (
     background as table_background,
 )
+from companion.vision.synth.render_table import (
+    background as real_background,
+)
+from companion.vision.synth.render_table import (
+    barrel,
+    barrel_points,
+    draw_clutter,
+    light_colour,
+    table_params,
+    vignette_and_band,
+)
 
 TilePainter = Callable[[LaidTile, float, np.random.Generator], tuple[np.ndarray, np.ndarray]]
 """Draws one tile flat-topped, edges as it lies: ``(tile, radius_px, rng) -> (bgr, alpha)``,
@@ -170,7 +181,7 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
                   shadow: float | None = None, glare: float | None = None,
                   blur: float | None = None, noise: float | None = None,
                   jpeg_quality: int | None | str = "random",
-                  fill: float | None = None) -> Rendered:
+                  fill: float | None = None, real_table: bool = False) -> Rendered:
     """Draw the record's landscape as a photo; options left ``None`` are drawn from ``seed``.
 
     ``tilt_deg``: camera pitch from straight down (0..35 typical); ``yaw_deg``: turn of the
@@ -178,13 +189,15 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
     light gradient (0..0.2); ``shadow``: darkness of a soft cast shadow (0..0.4); ``glare``:
     strength of a glare patch (0..0.7); ``blur``: Gaussian sigma in pixels; ``noise``: sensor
     noise sigma; ``jpeg_quality``: 1..100, ``None`` for no JPEG, ``"random"`` (80..95);
-    ``fill``: fraction of the photo the board spans.
+    ``fill``: fraction of the photo the board spans; ``real_table``: add what a real
+    table shows (``render_table``: tiles laid by hand, cardboard walls, light colour and
+    exposure, vignetting, barrel distortion, play mats, clutter, a shadow band).
     """
     return render_tiles(laid_tiles(record_text), procedural_painter, seed=seed,
                         record=record_text, size_px=size_px, tilt_deg=tilt_deg,
                         yaw_deg=yaw_deg, background=background, lighting=lighting,
                         shadow=shadow, glare=glare, blur=blur, noise=noise,
-                        jpeg_quality=jpeg_quality, fill=fill)
+                        jpeg_quality=jpeg_quality, fill=fill, real_table=real_table)
 
 
 def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, record: str,
@@ -193,8 +206,11 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
                  lighting: float | None = None, shadow: float | None = None,
                  glare: float | None = None, blur: float | None = None,
                  noise: float | None = None, jpeg_quality: int | None | str = "random",
-                 fill: float | None = None) -> Rendered:
-    """The whole pipeline for any ``painter`` (see ``render_record`` for the options)."""
+                 fill: float | None = None, real_table: bool = False) -> Rendered:
+    """The whole pipeline for any ``painter`` (see ``render_record`` for the options).
+
+    ``real_table`` draws its conditions from a generator of its own, so the photo is
+    otherwise the same as without it."""
     if not tiles:
         raise ValueError("the record places no tiles")
     rng = np.random.default_rng(seed)
@@ -208,6 +224,11 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
     jitter = rng.uniform(-0.025, 0.025, (len(tiles), 2))
     turns = rng.uniform(-2.0, 2.0, len(tiles))
     centres = centres + jitter
+    table_rng = np.random.default_rng([seed, 14])
+    real = table_params(table_rng) if real_table else None
+    if real is not None:  # laid by hand: shifted and turned a little more
+        centres = centres + table_rng.uniform(-real.shift, real.shift, centres.shape)
+        turns = turns + table_rng.uniform(-real.turn_deg, real.turn_deg, len(tiles))
 
     # 2. camera: board -> image
     mid = tuple(centres.mean(axis=0))
@@ -230,6 +251,8 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
     toward = np.array([math.sin(math.radians(params.yaw_deg)),
                        math.cos(math.radians(params.yaw_deg))])
     side = toward * (0.015 + 0.07 * math.tan(math.radians(params.tilt_deg)))
+    if real is not None:
+        side = side * real.wall
     for c in centres:
         poly = hexagon(GAP * k, (float((c[0] + side[0] - lo[0]) * k),
                                  float((c[1] + side[1] - lo[1]) * k)))
@@ -244,6 +267,8 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
     warped = cv2.warpPerspective(canvas, h_canvas, (w, h), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     table = table_background(params.background, (w, h), rng)
+    if real is not None and real.background != params.background:
+        table = real_background(real.background, (w, h), table_rng)
     alpha = warped[..., 3]
     radius_px = float(np.median([local_scale(h_img, (float(c[0]), float(c[1])))
                                  for c in centres]))
@@ -257,20 +282,32 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
     table = cv2.multiply(table, cv2.merge([lit, lit, lit]), scale=1.0 / 255.0)
     a = alpha.astype(np.float32) * (1.0 / 255.0)
     img8 = cv2.blendLinear(cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR), table, a, 1.0 - a)
+    if real is not None:
+        img8 = draw_clutter(img8, alpha, radius_px, real.clutter, table_rng)
     gain, glare_map = gain_field((w, h), params.lighting, params.shadow, params.glare, rng)
+    if real is not None:
+        gain = gain * vignette_and_band((w, h), real.vignette, real.band_depth,
+                                        real.band_angle, real.band_offset)
     balance = tuple(float(v) for v in 1.0 + rng.uniform(-0.04, 0.04, 3))
     img8 = apply_light(img8, gain, glare_map, (balance[0], balance[1], balance[2]))
+    if real is not None:
+        img8 = barrel(light_colour(img8, real.kelvin, real.correction, real.ev), real.k1)
     img8 = sensor(img8, params.blur, params.noise, params.jpeg_quality, rng)
 
     # 5. ground truth
     truths = []
     for t, c, turn in zip(tiles, centres, turns, strict=True):
-        truths.append(_truth(t, c, float(turn), h_img))
+        truths.append(_truth(t, c, float(turn), h_img,
+                             real.k1 if real is not None else 0.0, (w, h)))
+    photo = params.to_json()
+    if real is not None:
+        photo["real_table"] = real.to_json()
     return Rendered(image=img8, tiles=truths, homography=h_img, record=record,
-                    tile_radius_px=radius_px, params=params.to_json())
+                    tile_radius_px=radius_px, params=photo)
 
 
-def _truth(t: LaidTile, centre: np.ndarray, turn_deg: float, h_img: np.ndarray) -> TileTruth:
+def _truth(t: LaidTile, centre: np.ndarray, turn_deg: float, h_img: np.ndarray,
+           k1: float = 0.0, size: tuple[int, int] = (0, 0)) -> TileTruth:
     a = math.radians(turn_deg)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     apothem = GAP * math.sqrt(3) / 2
@@ -279,7 +316,7 @@ def _truth(t: LaidTile, centre: np.ndarray, turn_deg: float, h_img: np.ndarray) 
     corners = [rot @ np.array([math.cos(math.radians(60 * i)),
                                math.sin(math.radians(60 * i))]) * GAP for i in range(6)]
     pts = np.array([centre] + [centre + m for m in mids] + [centre + c for c in corners])
-    img_pts = project(h_img, pts)
+    img_pts = barrel_points(project(h_img, pts), size, k1)
     as_tuple = [(float(p[0]), float(p[1])) for p in img_pts]
     return TileTruth(at=t.at, code=t.code, task_type=t.task_type, marker=t.marker, flag=t.flag,
                      centre=as_tuple[0], edge_midpoints=tuple(as_tuple[1:7]),

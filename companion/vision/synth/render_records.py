@@ -2,24 +2,37 @@
 
 Representation: a ``LaidTile`` is one placement as the renderer needs it: axial
 position, code as it lies, task type, marker value (``None`` when gone), flag.
-``laid_tiles(text)`` reads a record with ``companion.rules.notation.parse_record``
-(first section only: a photo shows one landscape). ``random_record(seed, tiles)``
-uses ``companion.rules.randomgame.random_record`` when the rules package has it,
-else a small private generator: tiles from the catalogue, turned at random, laid
-connected with every track/stream edge meeting the same letter or an empty space;
-``legal_random_record`` redraws that until the rules engine replays it (the composite
-photos use it, drawing from the real tile crops only).
+``laid_tiles(text)`` reads a record with ``companion.rules.parse_record`` (first
+section only: a photo shows one landscape). Random maps come from the engine's
+``companion.rules.random_record``; ``pool_record(seed, tiles, pool)`` draws from a
+given pool of physical tiles instead (the composite photos draw from the real tile
+crops only): turned at random, laid connected with every touching edge allowed by
+``companion.rules.edges_can_meet``, written with ``companion.rules.write_record``;
+``legal_random_record`` redraws that until the rules engine replays it.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from companion.rules import DIRECTIONS, Hex, catalogue, parse_record, rotate
+from companion.rules import (
+    DIRECTIONS,
+    Hex,
+    Placement,
+    Record,
+    Section,
+    catalogue,
+    edges_can_meet,
+    opposite,
+    parse_record,
+    parse_task,
+    random_record,
+    rotate,
+    write_record,
+)
 
 
 class LaidTile(NamedTuple):
@@ -50,8 +63,7 @@ def _fits(board: dict[Hex, str], at: Hex, code: str) -> bool:
         if other is None:
             continue
         touching = True
-        mine, theirs = code[e], other[(e + 3) % 6]
-        if (mine in "TS" or theirs in "TS") and mine != theirs:
+        if not edges_can_meet(code[e], other[opposite(e)]):
             return False
     return touching
 
@@ -60,9 +72,9 @@ PoolTile = tuple[str, str, str | None]
 """``(section, code, task type or None)``: one physical tile a generator may draw."""
 
 
-def private_random_record(seed: int, landscape: int = 45,
-                          pool: Sequence[PoolTile] | None = None, attempt: int = 0) -> str:
-    """A random legal-looking board-game record (the fallback generator).
+def pool_record(seed: int, landscape: int = 45,
+                pool: Sequence[PoolTile] | None = None, attempt: int = 0) -> str:
+    """A random legal-looking board-game record drawn from ``pool``.
 
     ``pool`` lists tiles to draw from without replacement (default: the base-box
     landscape and task tiles of the catalogue); task tiles get ``task=TYPE/N`` with
@@ -81,7 +93,7 @@ def private_random_record(seed: int, landscape: int = 45,
     tasks = all_tasks[: max(len(with_marker), landscape - len(lands))]
     picks = [int(i) for i in rng.permutation(tasks + lands)]
     board: dict[Hex, str] = {}
-    lines = ["game: board-game"]
+    placements: list[Placement] = []
     progress = True
     while picks and progress:  # tiles that fit nowhere yet get another chance later
         progress = False
@@ -95,32 +107,33 @@ def private_random_record(seed: int, landscape: int = 45,
             progress = True
             at, laid = spot
             board[at] = laid
-            attrs = _attributes(section, laid, task, rng, marker=i in with_marker)
-            lines.append(f"{at.q} {at.r} {laid}{attrs}")
+            placements.append(_placement(at, section, laid, task, rng,
+                                         marker=i in with_marker))
         picks = waiting
-    return "\n".join(lines) + "\n"
+    return write_record(Record(sections=[Section(None, placements)]))
 
 
-def _attributes(section: str, laid: str, task: str | None, rng: np.random.Generator,
-                marker: bool) -> str:
+def _placement(at: Hex, section: str, laid: str, task: str | None,
+               rng: np.random.Generator, marker: bool) -> Placement:
     if section == "task":
         kinds = [k for k, letter in (("forest", "F"), ("grain", "G"), ("village", "V"),
                                      ("track", "T"), ("stream", "S")) if letter in laid]
         kind = kinds[int(rng.integers(0, len(kinds)))] if kinds else "forest"
         kind = task or kind
         value = int(rng.integers(4, 7))
-        return f" task={kind}/{value}" if marker else f" task={kind}"
+        spec = parse_task(f"{kind}/{value}" if marker else kind, "board-game")
+        return Placement(at, laid, task=spec)
     if rng.random() < 0.08:
         flags = [k for k, letter in (("forest", "F"), ("grain", "G"), ("village", "V"))
                  if letter in laid]
         if flags:
-            return f" flag={flags[int(rng.integers(0, len(flags)))]}"
-    return ""
+            return Placement(at, laid, flag=flags[int(rng.integers(0, len(flags)))])
+    return Placement(at, laid)
 
 
 def legal_random_record(seed: int, landscape: int = 45,
                         pool: Sequence[PoolTile] | None = None, attempts: int = 30) -> str:
-    """``private_random_record`` redrawn until the rules engine replays it without error.
+    """``pool_record`` redrawn until the rules engine replays it without error.
 
     The simple generator only matches tracks and streams; the engine also refuses task
     tiles whose marker can no longer be reached, so a few draws are thrown away.
@@ -129,7 +142,7 @@ def legal_random_record(seed: int, landscape: int = 45,
 
     text = ""
     for attempt in range(attempts):
-        text = private_random_record(seed, landscape, pool, attempt)
+        text = pool_record(seed, landscape, pool, attempt)
         try:
             replay_text(text)
         except RulesError:
@@ -155,10 +168,5 @@ def _place(board: dict[Hex, str], code: str,
     return None
 
 
-def random_record(seed: int, landscape: int = 45) -> str:
-    """A random legal record: the rules package's generator when present, else the fallback."""
-    try:
-        module = importlib.import_module("companion.rules.randomgame")
-    except ImportError:
-        return private_random_record(seed, landscape)
-    return str(module.random_record(seed, landscape))
+__all__ = ["LaidTile", "PoolTile", "laid_tiles", "legal_random_record", "pool_record",
+           "random_record"]

@@ -5,7 +5,7 @@ returns one dict for ``campaigns/_campaign.html``: the sheet (``CampaignState``)
 drawing, the legal crossings (each with its button id), the *unlock moments* of the last
 game (``Moment``: what to take out of which box, the content text, the changes in play,
 ticked on the sheet), the set-up reminders of the next game (``Reminder`` label + value;
-in English the labels and order of ``companion.rules.campaign.setup_reminders``), the
+from ``companion.rules.reminder_items``, labels translated), the
 achievements that may be ticked by hand, the Great Mill proposal (``MillProposal``) when
 the last finished game's record meets it, the games in progress and the history numbers.
 """
@@ -29,6 +29,7 @@ from companion.rules import (
     RulesError,
     campaign_stats,
     check_great_mill,
+    reminder_items,
     unlocked_header,
 )
 from companion.storage import campaigns as storage
@@ -128,31 +129,8 @@ def moment_for(state: CampaignState, unlock_id: str) -> Moment:
 
 
 def reminders(state: CampaignState) -> list[Reminder]:
-    """The set-up list of the next game (same content and order as ``setup_reminders``)."""
-    live = state.live()
-    out: list[Reminder] = []
-    if live.score_rows:
-        out.append(Reminder(_("Score rows in play"), ", ".join(live.score_rows)))
-    if live.special_tiles:
-        out.append(Reminder(_("Special tiles"), ", ".join(live.special_tiles)))
-    if live.tiles:
-        out.append(Reminder(_("Add the tiles of"), ", ".join(live.tiles)))
-    pool = [
-        f"{kind} {','.join(str(n) for n in nums)}" for kind, nums in live.markers.items()
-        if list(nums) != list(state.content.base_markers.get(kind, ()))
-    ]
-    if pool:
-        out.append(Reminder(_("Task markers (changed pools)"), "; ".join(pool)))
-    if state.hearts:
-        out.append(Reminder(_("Red hearts"), str(state.hearts)))
-    others = [p for p in live.pieces if p != "red heart"]
-    if others:
-        out.append(Reminder(_("Pieces"), ", ".join(others)))
-    cards = [state.content.name_of(u) for u in state.unlock_log
-             if u in state.content.achievements]
-    if cards:
-        out.append(Reminder(_("Achievement cards to lay out"), ", ".join(cards)))
-    return out
+    """The set-up list of the next game (``companion.rules.reminder_items``), translated."""
+    return [Reminder(_(r.label), r.value) for r in reminder_items(state)]
 
 
 def offers(state: CampaignState) -> list[Offer]:

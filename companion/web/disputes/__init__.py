@@ -2,5 +2,5 @@
 
 Modules: ``routes`` (the ``disputes`` blueprint: ``/games/<id>/dispute``, ``/rules``),
 ``views`` (the engine's ruling on one proposed placement, as data). The ruling texts are
-``companion.web.rules_text``. Templates: ``templates/disputes/``.
+``companion.rules.rulebook`` (``search_rules``). Templates: ``templates/disputes/``.
 """

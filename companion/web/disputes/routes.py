@@ -8,7 +8,7 @@ many placements of the landscape; default the current one) and ``player`` (duel
 landscape). The answer (``views.Ruling``) comes from the engine (``views.rule_on``). The
 free hexes of the map are links to the same question asked there. Read-only: nothing is
 stored. ``GET /rules?q=flag``: the rules page, searchable with a plain GET query
-(``companion.web.rules_text``).
+(``companion.rules.rulebook``).
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, request, url_for
+from flask_babel import gettext
 from flask_babel import gettext as _
 
-from companion.rules import Hex, RulesError, parse_record
+from companion.rules import Hex, RulesError, parse_record, search_rules
 from companion.web import access
 from companion.web.disputes.views import Ruling, board_at, rule_on
 from companion.web.hexmap import SMALL, map_view
 from companion.web.render import render
-from companion.web.rules_text import search
 
 bp = Blueprint("disputes", __name__)
 
@@ -78,6 +78,6 @@ def dispute(game_id: int) -> Response:
 @bp.get("/rules")
 def rules() -> Response:
     query = request.args.get("q", "").strip()[:100]
-    sections, rulings = search(query)
+    sections, rulings = search_rules(query, gettext)
     return render("disputes/rules.html", "disputes/_rules.html", query=query,
                   sections=sections, rulings=rulings)

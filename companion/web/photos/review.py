@@ -32,6 +32,7 @@ from companion.rules import (
     Section,
     check_code,
     connected_order,
+    explain_illegal,
     merge_maps,
     parse_placement,
     parse_record,
@@ -40,7 +41,6 @@ from companion.rules import (
 )
 from companion.rules import write_record as write_notation
 from companion.web.play.tiles import choices
-from companion.web.play_service import explain_illegal
 
 DOUBT = 0.6
 """An edge read with less confidence than this is highlighted as doubtful."""
@@ -297,7 +297,7 @@ def verdict(review: Review, game: str = "board-game") -> Verdict:
             try:
                 checked.push_checked(p)
             except IllegalPlacementError as err:
-                problem = (_describe(p, explain_illegal(err.reason)), p.at)
+                problem = (_describe(p, explain_illegal(err.why)), p.at)
     warnings = []
     if problem is None:
         for m in checked.markers:

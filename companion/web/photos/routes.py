@@ -24,7 +24,6 @@ Routes:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from flask import (
@@ -78,8 +77,9 @@ def max_bytes() -> int:
 
 
 def scan_config() -> ScanConfig:
-    seconds = float(current_app.config.get("PHOTO_SCAN_SECONDS", DEFAULT_CONFIG.time_limit_s))
-    return replace(DEFAULT_CONFIG, time_limit_s=seconds)
+    seconds = float(current_app.config.get("PHOTO_SCAN_SECONDS",
+                                           DEFAULT_CONFIG.io.time_limit_s))
+    return DEFAULT_CONFIG.tuned(time_limit_s=seconds)
 
 
 def too_large_message() -> str:

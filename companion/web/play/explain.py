@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import Hex, RulesError
-from companion.web.play_service import Position
+from companion.rules import Hex, Position, RulesError
 from companion.web.records import sheet_of
 
 

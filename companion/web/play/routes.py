@@ -8,8 +8,8 @@ someone else saved first) changes nothing and re-shows the page with one line
 saying why (status 422, or 409 when someone else saved first; base.html's htmx
 config swaps 4xx answers too).
 The game itself is record text + version (``play.state``); all game logic is in
-``play_service`` (text in, text out); what a page shows is ``play.views``; every change
-is one ``companion.web.edits.versioned_edit``.
+``companion.rules`` (``recording``: text in, text out); what a page shows is
+``play.views``; every change is one ``companion.web.edits.versioned_edit``.
 
 Routes:
   GET  /play/<id>                    the recorder (query: at, tile, rot, f, player, e0..e5)
@@ -30,7 +30,18 @@ from typing import Any
 from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext as _
 
-from companion.rules import Hex, RulesError
+from companion.rules import (
+    Hex,
+    Position,
+    RulesError,
+    add_completed,
+    build_placement,
+    load_position,
+    place,
+    redo,
+    remove_completed,
+    undo,
+)
 from companion.web.edits import (
     Refused,
     after_edit,
@@ -42,16 +53,6 @@ from companion.web.errors import error_page
 from companion.web.play.explain import explanation_for
 from companion.web.play.state import StoredGame, load_game, redo_stack, save_game
 from companion.web.play.views import Selection, parse_hex, recorder_context
-from companion.web.play_service import (
-    Position,
-    add_completed,
-    build_placement,
-    load_position,
-    place,
-    redo,
-    remove_completed,
-    undo,
-)
 from companion.web.render import is_htmx, render
 
 bp = Blueprint("play", __name__, url_prefix="/play")

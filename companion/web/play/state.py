@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.rules import RedoEntry
 from companion.storage import redo as storage_redo
 from companion.storage.errors import StaleEditError
 from companion.web import access, records
 from companion.web.db import get_db
-from companion.web.play_service import RedoEntry
 
 __all__ = ["StaleEditError", "StoredGame", "load_game", "redo_stack", "save_game"]
 

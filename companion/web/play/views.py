@@ -28,18 +28,16 @@ from companion.rules import (
     Board,
     Hex,
     Placement,
-    rotate,
-)
-from companion.web.hexmap import MapView, map_view, origin_shapes, tile_icon
-from companion.web.play.tiles import clean_pattern, filter_catalogue, painted_code, section_of
-from companion.web.play_service import (
     Position,
     Turn,
     completed_total,
     duel_turn,
     marker_pool,
     markers_left,
+    rotate,
 )
+from companion.web.hexmap import MapView, map_view, origin_shapes, tile_icon
+from companion.web.play.tiles import clean_pattern, filter_catalogue, painted_code, section_of
 
 CATALOGUE_LIMIT = 120
 
@@ -177,7 +175,7 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
     """Template variables of the recorder (``mode``: ``live``, ``end`` or ``view``);
     ``base`` is the page's path, for ``link``."""
     record = position.record
-    turn: Turn = duel_turn(position) if position.is_duel else Turn(None, 0, None)
+    turn: Turn = duel_turn(position.game) if position.is_duel else Turn(None, 0, None)
     player = sel.player if sel.player in position.game.boards else turn.player
     if not position.is_duel:
         player = None

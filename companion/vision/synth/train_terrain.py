@@ -1,0 +1,523 @@
+"""Train (and evaluate) the learned edge-terrain model of ``companion.vision.terrain_model``.
+
+Representation: a *sample* is one rectified tile (``MODEL_RADIUS``) with the code it
+shows and where it came from: a procedural render (``render.render_record`` photo,
+rectified at the truth corners; group = the render seed) or a real crop of the
+development photos in ``--tiles DIR`` (rectified again from the photo at the tile's
+found corners; group = the physical tile). Every sample goes through ``augment``:
+rectification error (turn, shift, scale, corner jitter), 60-degree turns, mirror,
+resolution, then light and sensor (white balance 2700-7500 K partly corrected by the
+camera, exposure +-1.5 EV, saturation, gamma, a cast shadow, glare, blur, noise, JPEG
+60-95). The six edges of a sample are six rows of features
+(``terrain_model.edge_features``); the MLP is trained with a hand-written numpy Adam
+loop (softmax cross-entropy, class weights, L2), seeded, no extra dependency.
+
+    python -m companion.vision.synth.train_terrain [--tiles DIR] [--out PATH]
+    python -m companion.vision.synth.train_terrain --evaluate [--folds 5]
+
+``--evaluate`` never tests on a tile it trained on: k-fold over the real tiles (train on
+renders + the other folds' tiles, test on the held-out tiles under fixed conditions),
+and renders from seeds never used in training; it prints the learned model next to the
+hand-set HSV reading (``edges.edge_probabilities``) on the same images. The real photos
+are third-party: read at training time only, nothing of them is written anywhere but
+the model's weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.rules import rotate
+from companion.vision import terrain_model as tm
+from companion.vision.rectify import hexagon_mask, rectify
+
+LETTERS = tm.LETTERS
+R = tm.MODEL_RADIUS
+SEED = 20261201
+PHOTOS = ("landscape-01-20.jpg", "task-01-25.jpg")
+
+
+# --- augmentation ---------------------------------------------------------------------
+
+def kelvin_rgb(kelvin: float) -> np.ndarray:
+    """Approximate (B, G, R) of a black body at ``kelvin`` (Tanner Helland's fit), 0..1."""
+    t = kelvin / 100.0
+    r = 255.0 if t <= 66 else 329.698727446 * (t - 60) ** -0.1332047592
+    g = (99.4708025861 * math.log(t) - 161.1195681661 if t <= 66
+         else 288.1221695283 * (t - 60) ** -0.0755148492)
+    b = 255.0 if t >= 66 else (0.0 if t <= 19 else
+                               138.5177312231 * math.log(t - 10) - 305.0447927307)
+    return np.clip(np.array([b, g, r]) / 255.0, 0.05, 1.0)
+
+
+def white_balance_gains(kelvin: float, residual: float) -> np.ndarray:
+    """Channel gains of light at ``kelvin`` after a camera corrected ``1 - residual`` of it."""
+    g = (kelvin_rgb(kelvin) / kelvin_rgb(6500.0)) ** residual
+    return g / float(np.dot(g, (0.114, 0.587, 0.299)))
+
+
+@dataclass(frozen=True)
+class Photometric:
+    kelvin: float = 6500.0
+    residual: float = 0.0
+    tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    ev: float = 0.0
+    saturation: float = 1.0
+    gamma: float = 1.0
+    shadow: float = 0.0
+    """Darkness of a soft cast shadow over part of the tile (0 = none)."""
+    glare: float = 0.0
+    blur: float = 0.0
+    noise: float = 0.0
+    jpeg: int | None = None
+
+
+@dataclass(frozen=True)
+class Geometric:
+    turn_deg: float = 0.0
+    shift: tuple[float, float] = (0.0, 0.0)
+    """Fractions of the radius."""
+    scale: float = 1.0
+    jitter: float = 0.0
+    """Per-corner jitter, fraction of the radius."""
+    radius: int = R
+    """Radius at which the tile is rectified (then resized to ``R`` by the model)."""
+
+
+def random_photometric(rng: np.random.Generator) -> Photometric:
+    return Photometric(
+        kelvin=float(rng.uniform(2700, 7500)), residual=float(rng.uniform(0.0, 1.0)),
+        tint=tuple(float(v) for v in 1.0 + rng.uniform(-0.05, 0.05, 3)),  # type: ignore[arg-type]
+        ev=float(rng.uniform(-1.5, 1.5)), saturation=float(rng.uniform(0.6, 1.4)),
+        gamma=float(rng.uniform(0.7, 1.4)),
+        shadow=float(rng.uniform(0.2, 0.6)) if rng.random() < 0.3 else 0.0,
+        glare=float(rng.uniform(0.15, 0.6)) if rng.random() < 0.25 else 0.0,
+        blur=float(rng.uniform(0.0, 1.6)), noise=float(rng.uniform(0.0, 8.0)),
+        jpeg=int(rng.integers(60, 96)) if rng.random() < 0.8 else None)
+
+
+def random_geometric(rng: np.random.Generator) -> Geometric:
+    return Geometric(
+        turn_deg=float(rng.normal(0, 2.0)), shift=tuple(rng.normal(0, 0.02, 2)),  # type: ignore[arg-type]
+        scale=float(np.exp(rng.normal(0, 0.025))), jitter=float(rng.uniform(0, 0.02)),
+        radius=R if rng.random() < 0.6 else int(rng.integers(26, R)))
+
+
+def perturb_corners(corners: np.ndarray, geo: Geometric, rng: np.random.Generator
+                    ) -> np.ndarray:
+    c = np.asarray(corners, np.float64).reshape(6, 2)
+    centre = c.mean(axis=0)
+    size = float(np.linalg.norm(c - centre, axis=1).mean())
+    a = math.radians(geo.turn_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    out = (c - centre) @ rot.T * geo.scale + centre + np.asarray(geo.shift) * size
+    out = out + rng.normal(0, geo.jitter * size, (6, 2))
+    return out
+
+
+def apply_photometric(tile: np.ndarray, p: Photometric, rng: np.random.Generator
+                      ) -> np.ndarray:
+    """The rectified tile seen under ``p`` (outside of the hexagon kept black)."""
+    radius = tile.shape[1] // 2
+    h, w = tile.shape[:2]
+    lin = (tile.astype(np.float32) / 255.0) ** 2.2
+    gains = white_balance_gains(p.kelvin, p.residual) * np.asarray(p.tint)
+    lin = lin * (gains * 2.0 ** p.ev).astype(np.float32).reshape(1, 1, 3)
+    if p.shadow > 0 or p.glare > 0:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        if p.shadow > 0:  # a soft edge across the tile at a random place and angle
+            a = rng.uniform(0, 2 * math.pi)
+            off = rng.uniform(-0.5, 0.5) * radius
+            dist = (xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a) - off
+            soft = rng.uniform(0.03, 0.25) * radius
+            cover = 1.0 / (1.0 + np.exp(-dist / soft))
+            lin = lin * (1.0 - p.shadow * cover)[..., None]
+        if p.glare > 0:  # white light added over a blob: seen = (1 - a) art + a white
+            gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+            sig = rng.uniform(0.3, 1.0) * radius
+            amt = p.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sig * sig))
+            lin = lin * (1.0 - amt[..., None]) + amt[..., None] * float(2.0 ** min(p.ev, 0.5))
+    srgb = np.clip(lin, 0.0, 1.0) ** (1 / 2.2)
+    if p.saturation != 1.0:
+        grey = srgb @ np.array([0.114, 0.587, 0.299], np.float32)
+        srgb = grey[..., None] + p.saturation * (srgb - grey[..., None])
+    srgb = np.clip(srgb, 0.0, 1.0) ** p.gamma
+    img = srgb * 255.0
+    if p.blur > 0.2:
+        img = cv2.GaussianBlur(img, (0, 0), p.blur)
+    if p.noise > 0:
+        img = img + rng.normal(0, p.noise, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if p.jpeg is not None:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, p.jpeg])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    out[hexagon_mask(radius) == 0] = 0
+    return out
+
+
+def mirror_code(code: str) -> str:
+    """The code of a tile flipped left to right (edge i -> edge -i)."""
+    return "".join(code[(6 - i) % 6] for i in range(6))
+
+
+def sample_view(photo: np.ndarray, corners: np.ndarray, code: str, rng: np.random.Generator,
+                geo: Geometric | None, photo_p: Photometric | None, turn: int | None = None,
+                mirror: bool | None = None) -> tuple[np.ndarray, str]:
+    """One rectified view of a tile of ``photo`` and the code it shows."""
+    k = int(rng.integers(0, 6)) if turn is None else turn
+    c = np.roll(np.asarray(corners, np.float64).reshape(6, 2), -k, axis=0)
+    code = rotate(code, -k)
+    g = geo if geo is not None else Geometric()
+    c = perturb_corners(c, g, rng)
+    tile = rectify(photo, c, g.radius)
+    if g.radius != R:
+        tile = tm.prepare(tile)
+    flip = bool(rng.random() < 0.5) if mirror is None else mirror
+    if flip:
+        tile = cv2.flip(tile, 1)
+        code = mirror_code(code)
+    if photo_p is not None:
+        tile = apply_photometric(tile, photo_p, rng)
+    return tile, code
+
+
+# --- data -----------------------------------------------------------------------------
+
+@dataclass
+class Source:
+    """A tile in a photo: where it lies and what it shows."""
+
+    photo: np.ndarray
+    corners: np.ndarray
+    code: str
+    group: int
+    name: str
+
+
+def real_sources(folder: Path) -> list[Source]:
+    """The development tiles (as ``composite.real_tiles`` finds them), one group each."""
+    from companion.vision.synth.composite import real_tiles
+
+    tiles = real_tiles(str(folder))
+    photos = {name: cv2.imread(str(folder / name), cv2.IMREAD_COLOR) for name in PHOTOS}
+    out = []
+    for i, t in enumerate(tiles):
+        name = PHOTOS[0] if t.section == "landscape" else PHOTOS[1]
+        out.append(Source(photos[name], np.asarray(t.corners_in_photo, np.float64), t.code,
+                          i, f"{t.section}-{t.number:02d}"))
+    return out
+
+
+def render_sources(seeds: Iterable[int], tiles: int = 30) -> list[Source]:
+    """The tiles of one procedural photo per seed (sizes, tilt, light drawn from the seed)."""
+    from companion.vision.synth.render import render_record
+    from companion.vision.synth.render_records import random_record
+
+    out = []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        w = int(rng.integers(1600, 3200))
+        rendered = render_record(random_record(seed, tiles), seed=seed,
+                                 size_px=(w, w * 3 // 4))
+        for t in rendered.tiles:
+            out.append(Source(rendered.image, np.asarray(t.corners, np.float64), t.code,
+                              seed, f"render-{seed}"))
+    return out
+
+
+def labels_of(code: str) -> list[int]:
+    return [LETTERS.index(ch) for ch in code]
+
+
+def build(sources: list[Source], views: int, rng: np.random.Generator,
+          clean_first: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features (n * 6, N_FEATURES), labels and groups of ``views`` augmented views each."""
+    xs, ys, gs = [], [], []
+    for s in sources:
+        for v in range(views):
+            if v == 0 and clean_first:
+                tile, code = sample_view(s.photo, s.corners, s.code, rng, None, None)
+            else:
+                tile, code = sample_view(s.photo, s.corners, s.code, rng,
+                                         random_geometric(rng), random_photometric(rng))
+            xs.append(tm.edge_features(tile))
+            ys.extend(labels_of(code))
+            gs.extend([s.group] * 6)
+    return (np.concatenate(xs).astype(np.float32), np.asarray(ys, np.int64),
+            np.asarray(gs, np.int64))
+
+
+# --- the MLP --------------------------------------------------------------------------
+
+def train_mlp(x: np.ndarray, y: np.ndarray, weight: np.ndarray, *, hidden: tuple[int, ...],
+              epochs: int, seed: int, lr: float = 2e-3, l2: float = 1e-4, batch: int = 256,
+              smoothing: float = 0.02, log: bool = False) -> tm.TerrainModel:
+    """Softmax MLP fitted by Adam (numpy only)."""
+    rng = np.random.default_rng(seed)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0) + 1e-3
+    xn = ((x - mean) / scale).astype(np.float32)
+    sizes = (x.shape[1], *hidden, len(LETTERS))
+    params: list[np.ndarray] = []
+    for a, b in zip(sizes[:-1], sizes[1:], strict=True):
+        params.append((rng.normal(0, math.sqrt(2.0 / a), (a, b))).astype(np.float32))
+        params.append(np.zeros(b, np.float32))
+    m1 = [np.zeros_like(p) for p in params]
+    m2 = [np.zeros_like(p) for p in params]
+    target = np.full((len(y), len(LETTERS)), smoothing / len(LETTERS), np.float32)
+    target[np.arange(len(y)), y] += 1.0 - smoothing
+    w_all = (weight / weight.mean()).astype(np.float32)
+    n = len(y)
+    step = 0
+    total_steps = epochs * math.ceil(n / batch)
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        loss_sum = 0.0
+        for s in range(0, n, batch):
+            idx = order[s:s + batch]
+            xb, tb, wb = xn[idx], target[idx], w_all[idx]
+            acts = [xb]
+            h = xb
+            for i in range(0, len(params), 2):
+                h = h @ params[i] + params[i + 1]
+                if i < len(params) - 2:
+                    h = np.maximum(h, 0.0)
+                acts.append(h)
+            z = acts[-1] - acts[-1].max(axis=1, keepdims=True)
+            p = np.exp(z)
+            p /= p.sum(axis=1, keepdims=True)
+            loss_sum += float(-(wb[:, None] * tb * np.log(p + 1e-9)).sum())
+            grad = (p - tb) * (wb[:, None] / len(idx))
+            grads: list[np.ndarray] = [np.empty(0)] * len(params)
+            for i in range(len(params) - 2, -1, -2):
+                a_in = acts[i // 2]
+                grads[i] = a_in.T @ grad + l2 * params[i]
+                grads[i + 1] = grad.sum(axis=0)
+                if i > 0:
+                    grad = (grad @ params[i].T) * (acts[i // 2] > 0)
+            step += 1
+            rate = lr * 0.5 * (1 + math.cos(math.pi * step / total_steps))
+            for j, g in enumerate(grads):
+                m1[j] = 0.9 * m1[j] + 0.1 * g
+                m2[j] = 0.999 * m2[j] + 0.001 * g * g
+                mh = m1[j] / (1 - 0.9 ** step)
+                vh = m2[j] / (1 - 0.999 ** step)
+                params[j] -= (rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+        if log:
+            print(f"  epoch {epoch + 1:2d}/{epochs}  loss {loss_sum / n:.4f}", flush=True)
+    layers = [(params[i], params[i + 1]) for i in range(0, len(params), 2)]
+    return tm.TerrainModel(mean.astype(np.float32), scale.astype(np.float32), layers, {})
+
+
+def class_weights(y: np.ndarray) -> np.ndarray:
+    counts = np.bincount(y, minlength=len(LETTERS)).astype(np.float64)
+    w = 1.0 / np.sqrt(np.maximum(counts, 1.0))
+    return w / w[y].mean()
+
+
+def fit(x_render: np.ndarray, y_render: np.ndarray, x_real: np.ndarray, y_real: np.ndarray,
+        *, seed: int, epochs: int, hidden: tuple[int, ...], log: bool = False
+        ) -> tm.TerrainModel:
+    """One model from render rows and real rows (each half of the total weight)."""
+    x = np.concatenate([x_render, x_real])
+    y = np.concatenate([y_render, y_real])
+    src = np.concatenate([np.zeros(len(y_render)), np.ones(len(y_real))])
+    w = class_weights(y)[y]
+    total = w.sum()
+    parts = [src == s for s in (0, 1) if (src == s).any()]
+    for sel in parts:
+        w[sel] *= total / len(parts) / w[sel].sum()
+    return train_mlp(x, y, w, hidden=hidden, epochs=epochs, seed=seed, log=log)
+
+
+# --- evaluation -----------------------------------------------------------------------
+
+CONDITIONS: dict[str, tuple[Geometric | None, Photometric | None]] = {
+    "clean": (None, None),
+    "warm 2700K": (None, Photometric(kelvin=2700, residual=0.6)),
+    "cool 7500K": (None, Photometric(kelvin=7500, residual=1.0)),
+    "dark -1.5EV": (None, Photometric(ev=-1.5)),
+    "bright +1.5EV": (None, Photometric(ev=1.5)),
+    "shadow 0.5": (None, Photometric(shadow=0.5)),
+    "glare 0.5": (None, Photometric(glare=0.5)),
+    "blur+noise+jpeg60": (None, Photometric(blur=1.5, noise=6.0, jpeg=60)),
+    "low-res r32": (Geometric(radius=32), Photometric(jpeg=80)),
+    "misrectified 4deg 4%": (Geometric(turn_deg=4.0, shift=(0.03, -0.03), scale=1.04,
+                                       jitter=0.01), None),
+    "random mix": (None, None),
+}
+
+
+def condition_views(sources: list[Source], name: str, rng: np.random.Generator
+                    ) -> list[tuple[np.ndarray, str, int]]:
+    """One "photo" of the sources under a condition: all tiles share the light."""
+    geo, pho = CONDITIONS[name]
+    out = []
+    shared = random_photometric(rng) if name == "random mix" else pho
+    for s in sources:
+        g = random_geometric(rng) if name == "random mix" else geo
+        tile, code = sample_view(s.photo, s.corners, s.code, rng, g, shared)
+        out.append((tile, code, s.group))
+    return out
+
+
+def score_views(views: list[tuple[np.ndarray, str, int]], models: dict[str, tm.TerrainModel]
+                ) -> dict[str, tuple[int, int]]:
+    """Right edges / edges for the HSV reading and each model, as the scanner would see
+    the tiles: the photo's white gains applied first, the meadow reference of the photo."""
+    from companion.vision import edges as hsv
+
+    tiles = [t for t, _, _ in views]
+    gains = hsv.white_gains(tiles)
+    tiles = [hsv.apply_gains(t, gains) for t in tiles]
+    meadow = hsv.meadow_reference(tiles)
+    out = {"hsv": [0, 0]}
+    out.update({k: [0, 0] for k in models})
+    for t, (_, code, _) in zip(tiles, views, strict=True):
+        truth = np.array(labels_of(code))
+        p = hsv.edge_probabilities(t, meadow=meadow)
+        out["hsv"][0] += int((p.argmax(axis=1) == truth).sum())
+        out["hsv"][1] += 6
+        for k, m in models.items():
+            lp = tm.edge_log_likelihoods(t, m)
+            out[k][0] += int((lp.argmax(axis=1) == truth).sum())
+            out[k][1] += 6
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def _pct(v: tuple[int, int]) -> str:
+    return f"{100.0 * v[0] / max(v[1], 1):6.2f}% ({v[1] - v[0]:4d} wrong of {v[1]})"
+
+
+# --- main -----------------------------------------------------------------------------
+
+TRAIN_RENDER_SEEDS = range(1000, 1100)
+TEST_RENDER_SEEDS = range(900000, 900012)
+REAL_VIEWS = 120
+RENDER_VIEWS = 2
+HIDDEN = (128, 64)
+EPOCHS = 24
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m companion.vision.synth.train_terrain",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tiles", default="../shared/tiles",
+                        help="folder of the development photos (default ../shared/tiles)")
+    parser.add_argument("--out", default=str(tm.MODEL_PATH), help="model file to write")
+    parser.add_argument("--evaluate", action="store_true",
+                        help="k-fold by real tile + held-out render seeds; writes no model")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--quick", action="store_true", help="a small run (smoke test)")
+    args = parser.parse_args(argv)
+    t_start = time.perf_counter()
+    rng = np.random.default_rng(args.seed)
+    folder = Path(args.tiles)
+    if not all((folder / n).is_file() for n in PHOTOS):
+        print(f"train_terrain: {folder} does not hold {', '.join(PHOTOS)}", file=sys.stderr)
+        return 1
+    n_render = 12 if args.quick else len(TRAIN_RENDER_SEEDS)
+    real_views = 12 if args.quick else REAL_VIEWS
+    epochs = 4 if args.quick else EPOCHS
+
+    print("rendering training photos ...", flush=True)
+    rsrc = render_sources(list(TRAIN_RENDER_SEEDS)[:n_render])
+    xr, yr, _ = build(rsrc, RENDER_VIEWS, rng)
+    del rsrc
+    print(f"  {len(yr) // 6} render views ({time.perf_counter() - t_start:.0f} s)", flush=True)
+    real = real_sources(folder)
+    xq, yq, gq = build(real, real_views, rng)
+    print(f"  {len(real)} real tiles, {len(yq) // 6} views "
+          f"({time.perf_counter() - t_start:.0f} s)", flush=True)
+
+    if not args.evaluate:
+        model = fit(xr, yr, xq, yq, seed=args.seed, epochs=epochs, hidden=HIDDEN, log=True)
+        model.meta = {"trained_on": {"render_photos": n_render, "render_views": int(len(yr) // 6),
+                                     "real_tiles": len(real), "real_views": int(len(yq) // 6)},
+                      "seed": args.seed, "hidden": list(HIDDEN), "epochs": epochs,
+                      "feature_version": tm.FEATURE_VERSION}
+        model.save(args.out)
+        size = Path(args.out).stat().st_size
+        print(f"wrote {args.out} ({size / 1024:.0f} KiB) in {time.perf_counter() - t_start:.0f} s")
+        return 0
+
+    # k-fold over the real tiles; render test photos from unseen seeds
+    folds = args.folds
+    perm = np.random.default_rng(args.seed + 1).permutation(len(real))
+    fold_of = {int(real[i].group): f % folds for f, i in enumerate(perm)}
+    test_render = render_sources(TEST_RENDER_SEEDS[:3] if args.quick else TEST_RENDER_SEEDS)
+    totals: dict[str, dict[str, list[int]]] = {}
+    by_tile: dict[str, list[int]] = {}
+
+    def add(cond: str, res: dict[str, tuple[int, int]]) -> None:
+        row = totals.setdefault(cond, {})
+        for k, (a, b) in res.items():
+            cell = row.setdefault(k, [0, 0])
+            cell[0] += a
+            cell[1] += b
+
+    for f in range(folds):
+        test_groups = {g for g, k in fold_of.items() if k == f}
+        keep = ~np.isin(gq, list(test_groups))
+        model = fit(xr, yr, xq[keep], yq[keep], seed=args.seed + f, epochs=epochs,
+                    hidden=HIDDEN)
+        render_only = fit(xr, yr, xq[:0], yq[:0], seed=args.seed + f, epochs=epochs,
+                          hidden=HIDDEN) if f == 0 else None
+        held = [s for s in real if s.group in test_groups]
+        crng = np.random.default_rng(args.seed + 100 + f)
+        for cond in CONDITIONS:
+            for _ in range(4 if cond == "random mix" else 1):
+                views = condition_views(held, cond, crng)
+                add("real: " + cond, score_views(views, {"model": model}))
+                for t, code, g in views:
+                    lp = tm.edge_log_likelihoods(t, model)
+                    right = int((lp.argmax(axis=1) == np.array(labels_of(code))).sum())
+                    name = next(s.name for s in held if s.group == g)
+                    cell = by_tile.setdefault(name, [0, 0])
+                    cell[0] += right
+                    cell[1] += 6
+        if render_only is not None:
+            views = condition_views(held, "clean", crng)
+            add("real clean, model trained on renders only (fold 0)",
+                score_views(views, {"model": render_only}))
+        if f == 0:
+            for cond in ("clean", "random mix"):
+                for seed in TEST_RENDER_SEEDS[:3] if args.quick else TEST_RENDER_SEEDS:
+                    srcs = [s for s in test_render if s.group == seed]
+                    views = condition_views(srcs, cond, crng)
+                    add("held-out render seeds: " + cond, score_views(views, {"model": model}))
+        print(f"  fold {f + 1}/{folds} done ({time.perf_counter() - t_start:.0f} s)",
+              flush=True)
+
+    print("\nedges right (learned model vs hand-set HSV, same images, photo white gains "
+          "applied first)")
+    print(f"{'condition':52s} {'learned model':32s} {'HSV baseline':32s}")
+    agg = {"model": [0, 0], "hsv": [0, 0]}
+    for cond, row in totals.items():
+        print(f"{cond:52s} {_pct(tuple(row['model'])):32s} {_pct(tuple(row['hsv'])):32s}")
+        if cond.startswith("real: "):
+            for k in agg:
+                agg[k][0] += row[k][0]
+                agg[k][1] += row[k][1]
+    print(f"{'real, all conditions':52s} {_pct(tuple(agg['model'])):32s} "
+          f"{_pct(tuple(agg['hsv'])):32s}")
+    print("\nlearned model by held-out real tile (all conditions):")
+    worst = sorted(by_tile.items(), key=lambda kv: kv[1][0] / kv[1][1])
+    print("  " + ", ".join(f"{k} {100.0 * a / b:.0f}%" for k, (a, b) in worst))
+    print(f"\n{time.perf_counter() - t_start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
