@@ -42,7 +42,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.rules import Hex
 from companion.storage import photos as store
-from companion.storage.errors import StaleEditError
+from companion.storage.errors import NotFoundError, StaleEditError
 from companion.storage.limits import PHOTOS_PER_GAME
 from companion.vision import DEFAULT_CONFIG, Scan, ScanConfig, ScanError, scan
 from companion.web import access, records, scan_pool
@@ -337,7 +337,7 @@ def photo(game_id: int, photo_id: int) -> Response:
     access.load_game(game_id)
     try:
         data = store.photo_bytes(get_db(), game_id, photo_id)
-    except store.NotFoundError:
+    except NotFoundError:
         abort(404)
     response = make_response(data)
     response.mimetype = "image/jpeg"

@@ -24,6 +24,7 @@ Routes:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, url_for
@@ -113,7 +114,7 @@ def _stale(game_id: int, sel: Selection, mode: str) -> Response:
 
 
 def _refused(game: StoredGame, mode: str, sel: Selection | None = None,
-             form: dict[str, Any] | None = None) -> Any:
+             form: dict[str, Any] | None = None) -> Callable[[str], Response]:
     """``refused`` of ``versioned_edit``: the page with the reason, 422."""
 
     def page(reason: str) -> Response:
@@ -186,7 +187,7 @@ def place_tile(game_id: int) -> Response:
                             request.form.get("code", ""),
                             _attributes())  # a cached replay: place() reuses it
         save_game(game.id, place(game.text, sel.player, p), version)  # clears redo
-        return _("Placed %(code)s at %(q)s %(r)s.", code=p.code, q=p.at.q, r=p.at.r)
+        return str(_("Placed %(code)s at %(q)s %(r)s.", code=p.code, q=p.at.q, r=p.at.r))
 
     next_query = {"player": sel.player} if mode == "end" and sel.player else {}
     return versioned_edit(
@@ -206,7 +207,7 @@ def undo_last(game_id: int) -> Response:
     def change() -> str:
         text, entry = undo(game.text)
         save_game(game.id, text, version, redo=[*redo_stack(game), entry])
-        return _("Took back %(line)s.", line=entry.line)
+        return str(_("Took back %(line)s.", line=entry.line))
 
     return versioned_edit(change, expected=version, current=game.version,
                           stale=lambda: _stale(game_id, Selection(), mode),
@@ -230,7 +231,7 @@ def redo_last(game_id: int) -> Response:
         except RulesError as err:
             raise Refused(_("Cannot redo: %(reason)s", reason=err.reason)) from err
         save_game(game.id, text, version, redo=stack[:-1])
-        return _("Put back %(line)s.", line=entry.line)
+        return str(_("Put back %(line)s.", line=entry.line))
 
     return versioned_edit(change, expected=version, current=game.version,
                           stale=lambda: _stale(game_id, Selection(), mode),

@@ -37,8 +37,8 @@ from companion.rules import (
     rotate,
 )
 from companion.web.forms import whole
+from companion.web.hexmap import MapView, map_view, origin_shapes, tile_icon
 from companion.web.play.tiles import clean_pattern, filter_catalogue, painted_code, section_of
-from companion.web.play_map import MapView, map_view, origin_shapes, tile_icon
 
 CATALOGUE_LIMIT = 120
 
