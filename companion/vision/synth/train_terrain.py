@@ -326,18 +326,19 @@ def class_weights(y: np.ndarray) -> np.ndarray:
 
 
 def fit(x_render: np.ndarray, y_render: np.ndarray, x_real: np.ndarray, y_real: np.ndarray,
-        *, seed: int, epochs: int, hidden: tuple[int, ...], log: bool = False
-        ) -> tm.TerrainModel:
-    """One model from render rows and real rows (each half of the total weight)."""
+        *, seed: int, epochs: int, hidden: tuple[int, ...], log: bool = False,
+        real_share: float = 0.5, **options: float) -> tm.TerrainModel:
+    """One model from render rows and real rows (``real_share`` of the total weight)."""
     x = np.concatenate([x_render, x_real])
     y = np.concatenate([y_render, y_real])
     src = np.concatenate([np.zeros(len(y_render)), np.ones(len(y_real))])
     w = class_weights(y)[y]
     total = w.sum()
-    parts = [src == s for s in (0, 1) if (src == s).any()]
-    for sel in parts:
-        w[sel] *= total / len(parts) / w[sel].sum()
-    return train_mlp(x, y, w, hidden=hidden, epochs=epochs, seed=seed, log=log)
+    if len(y_render) and len(y_real):
+        for s, share in ((0, 1.0 - real_share), (1, real_share)):
+            sel = src == s
+            w[sel] *= total * share / w[sel].sum()
+    return train_mlp(x, y, w, hidden=hidden, epochs=epochs, seed=seed, log=log, **options)
 
 
 # --- evaluation -----------------------------------------------------------------------
