@@ -326,11 +326,11 @@ def test_list_share_links_and_strangers(app: Flask, b: Browser) -> None:
     assert "Lakeside" in listing and "Friday" in listing
     stranger = Browser(app)
     assert "Lakeside" not in stranger.get("/campaigns").get_data(as_text=True)
-    assert stranger.get(f"/campaigns/{cid}").status_code == 403
-    assert stranger.get(f"/campaigns/{cid}.zip").status_code == 403
+    assert stranger.get(f"/campaigns/{cid}").status_code == 404  # as if missing
+    assert stranger.get(f"/campaigns/{cid}.zip").status_code == 404
     add_score(b, cid, 140)
     assert stranger.post(f"/campaigns/{cid}/score", score="100",
-                         version=version(app, cid)).status_code == 403
+                         version=version(app, cid)).status_code == 404
     page = b.get(f"/campaigns/{cid}").get_data(as_text=True)
     view, edit = re.findall(r'class="share-link" readonly value="http://[^/]+(/c/[^"]+)"', page)
     viewer = Browser(app)
@@ -338,7 +338,7 @@ def test_list_share_links_and_strangers(app: Flask, b: Browser) -> None:
     assert viewer.get(f"/campaigns/{cid}").status_code == 200
     assert "cross-link" not in viewer.get(f"/campaigns/{cid}").get_data(as_text=True)
     assert cross(viewer, cid, "start-box1", "start").status_code == 403
-    assert viewer.get(f"/campaigns/{cid2}").status_code == 403
+    assert viewer.get(f"/campaigns/{cid2}").status_code == 404
     editor = Browser(app)
     editor.get(edit)
     assert cross(editor, cid, "start-box1", "start").status_code == 303
