@@ -514,6 +514,9 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                              "reaching it, not ticked"),
     "already-achieved": "{id} is already achieved",
     "negative-score": "a game's score cannot be negative ({score})",
+    "achievement-box-closed": lambda p: (
+        (f"line {p['line']}: " if p.get("line") is not None else "")
+        + f"{p['id']} comes from {p['box']}, which is not opened yet"),
     # ---- a sentence the engine has not coded yet (notation and campaign errors)
     "message": lambda p: str(p["text"]),
 }
