@@ -39,12 +39,13 @@ test: install-dev lint typecheck
 bench: install-dev
 	$(BIN)/python bench/rules_bench.py
 
-# Retrains companion/vision/models/terrain.npz from renders and ../shared/tiles (~2-5 min,
+# Retrains companion/vision/models/terrain.npz from renders and ../shared/tiles (~3 min,
 # seeded). TILES=DIR reads the development photos elsewhere; EVALUATE=1 prints the
-# held-out accuracy (k-fold by real tile) instead of writing the model.
+# held-out accuracy (k-fold by real tile) instead of writing the model. One BLAS thread:
+# threaded BLAS on a busy 2-core machine is ten times slower.
 TILES ?= ../shared/tiles
 train-scanner: install-dev
-	nice -n 10 $(BIN)/python -m companion.vision.synth.train_terrain --tiles $(TILES) $(if $(EVALUATE),--evaluate)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.train_terrain --tiles $(TILES) $(if $(EVALUATE),--evaluate)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -122,6 +122,9 @@ from companion.rules.notation import (
     parse_task,
     write_record,
 )
+from companion.rules.numbers import (
+    whole_number,
+)
 from companion.rules.ordering import (
     connected_order,
 )
@@ -295,5 +298,6 @@ __all__ = [
     "undo",
     "unlocked_header",
     "write_campaign",
+    "whole_number",
     "write_record",
 ]

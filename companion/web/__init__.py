@@ -1,16 +1,29 @@
-"""The web app: Flask application factory and its blueprints (flaskr style).
+"""The web app: Flask application factory, one package per feature (flaskr style).
 
-Representation: one blueprint per feature (``core``: home, score page, API;
-``games``: new / import / download / share / edit; ``disputes``; ``rules_page``;
-``pwa``: service worker, manifest, offline page; and, registered when present,
-``play`` (recording a game on the phone), ``campaigns``, ``photos``), Jinja templates in the
-top-level ``templates/`` folder and assets in ``static/``. The SQLite database
+Representation: ``create_app`` registers one blueprint per feature package, each a
+``routes.py`` (the blueprint) with its ``views.py`` (the view model the templates draw)
+and its templates in ``templates/<feature>/``:
+
+- ``games``: home, score page and ``/api/score``, new game, import, the game page with
+  its score sheet, download, share links, record edits;
+- ``play``: recording a game on the phone (map, placements, undo/redo, end of game);
+- ``campaigns``: the campaign sheet, track, unlocks, history, share links, export/import;
+- ``photos``: scoring from a photo of the table (upload, scan, review, confirm);
+- ``disputes``: "may this tile go here?" and the searchable rules page.
+
+Shared helpers, one module each: ``access`` (who may see or change a game or a
+campaign: cookie owner, grants, share links), ``edits`` (the one versioned edit: stale ->
+409 with the current state, refused -> the reason, done -> redirect or htmx fragment),
+``render`` (full page or fragment, ``Vary: HX-Request``), ``hexmap`` (the one SVG hex-map
+drawer), ``records`` (a record scored by the engine, saved by storage), ``db`` (the
+request's connection), ``forms``, ``security`` (CSRF, size limits, headers, CSP),
+``errors`` (friendly error pages), ``i18n`` (Flask-Babel and the language switch),
+``compress``, ``pwa`` (service worker, manifest, offline page), ``icons``. The web asks
+the engine (``companion.rules``) and never decides a rule; it calls
+``companion.storage`` and never writes SQL. Shared templates (``base.html``, errors, the
+hex maps) are at the top of ``templates/``, assets in ``static/``; the SQLite database
 lives in the instance folder (``instance/companion.sqlite``), created on first start.
-Cross-cutting pieces each live in one module: ``security`` (CSRF, size limits,
-headers, CSP), ``errors`` (friendly error pages), ``i18n`` (Flask-Babel),
-``render`` (full page or htmx fragment), ``repo`` (the games table).
 """
-
 from __future__ import annotations
 
 import sys
@@ -48,8 +61,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config["SECRET_KEY"] == "dev" and not app.testing:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    from companion.web import compress, db, errors, i18n, security
+    from companion.web import compress, db, errors, i18n, routing, scan_pool, security
 
+    routing.init_app(app)
+    scan_pool.init_app(app)
     security.init_app(app)
     compress.init_app(app)
     i18n.init_app(app)

@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlite_utils
 
-from companion.rules import Game, RulesError, parse_record, score_duel, score_game, score_text
+from companion.rules import Game, RulesError, parse_record, score, score_text
 from companion.storage import games as storage_games
 from companion.storage import sharing
 from companion.storage.errors import StaleEditError
@@ -28,8 +28,7 @@ __all__ = ["create_game", "finish", "games_for", "save_record", "sheet_for", "sh
 
 def sheet_of(game: Game) -> dict[str, Any]:
     """The score sheet JSON of a replayed game (the board game's or the duel's)."""
-    sheet = score_duel(game) if game.record.is_duel else score_game(game)
-    result: dict[str, Any] = sheet.to_json()
+    result: dict[str, Any] = score(game).to_json()
     return result
 
 

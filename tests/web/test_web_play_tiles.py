@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from companion.rules import load_position, random_record, rotate
+from companion.web.hexmap import map_view
 from companion.web.play.tiles import choices, filter_catalogue, matches, painted_code
-from companion.web.play_map import map_view
 
 
 def test_pattern_matches_every_rotation_and_only_those() -> None:

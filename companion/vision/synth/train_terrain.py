@@ -91,6 +91,11 @@ class Geometric:
     """Per-corner jitter, fraction of the radius."""
     radius: int = R
     """Radius at which the tile is rectified (then resized to ``R`` by the model)."""
+    rim_depth: float = 0.0
+    """A cardboard side or a gap seen inside the outline: a dark strip this deep (fraction
+    of the radius) along ``rim_edges`` consecutive edges from ``rim_start``."""
+    rim_start: int = 0
+    rim_edges: int = 0
 
 
 def random_photometric(rng: np.random.Generator) -> Photometric:
@@ -109,7 +114,9 @@ def random_geometric(rng: np.random.Generator) -> Geometric:
     return Geometric(
         turn_deg=float(rng.normal(0, 2.0)), shift=tuple(rng.normal(0, 0.02, 2)),  # type: ignore[arg-type]
         scale=float(np.exp(rng.normal(0, 0.025))), jitter=float(rng.uniform(0, 0.02)),
-        radius=R if rng.random() < 0.6 else int(rng.integers(26, R)))
+        radius=R if rng.random() < 0.6 else int(rng.integers(26, R)),
+        rim_depth=float(rng.uniform(0.01, 0.06)) if rng.random() < 0.3 else 0.0,
+        rim_start=int(rng.integers(0, 6)), rim_edges=int(rng.integers(1, 4)))
 
 
 def perturb_corners(corners: np.ndarray, geo: Geometric, rng: np.random.Generator
@@ -165,6 +172,88 @@ def apply_photometric(tile: np.ndarray, p: Photometric, rng: np.random.Generator
     return out
 
 
+def draw_rim(tile: np.ndarray, geo: Geometric, rng: np.random.Generator) -> np.ndarray:
+    """The tile with a dark cardboard strip inside some of its edges."""
+    from companion.vision.rectify import standard_corners
+
+    out = tile.copy()
+    corners = standard_corners(R).astype(np.float64)
+    centre = corners.mean(axis=0)
+    inset = centre + (corners - centre) * (1.0 - geo.rim_depth / (math.sqrt(3) / 2))
+    colour = np.array((45, 70, 95), np.float64) * rng.uniform(0.5, 1.4) + rng.normal(0, 8, 3)
+    mask = np.zeros(tile.shape[:2], np.uint8)
+    for i in range(geo.rim_edges):
+        e = (geo.rim_start + i) % 6
+        a, b = (e + 4) % 6, (e + 5) % 6
+        quad = np.array([corners[a], corners[b], inset[b], inset[a]]) * 16
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255, cv2.LINE_AA, shift=4)
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    out = (out * (1 - alpha) + np.clip(colour, 0, 255) * alpha).astype(np.uint8)
+    out[hexagon_mask(R) == 0] = 0
+    return out
+
+
+FLOWER_RADIUS = 80
+"""Radius at which real tiles are laid among neighbours by ``flower``."""
+BACKGROUNDS = ((45, 70, 95), (35, 45, 55), (70, 110, 150), (215, 222, 225), (60, 115, 70),
+               (120, 120, 120))
+"""Colours seen between and around tiles: cardboard side, shadowed gap, wood, white
+cloth, green mat, grey table."""
+
+
+def _paste_tile(canvas: np.ndarray, flat: np.ndarray, at: tuple[float, float], steps: int,
+                turn_deg: float, scale: float) -> None:
+    """Lay a rectified tile (turned ``steps`` x 60 degrees clockwise, and ``turn_deg``)."""
+    h, w = flat.shape[:2]
+    half = int(math.ceil(w / 2 * scale)) + 2
+    x0 = max(0, int(at[0]) - half)
+    y0 = max(0, int(at[1]) - half)
+    x1 = min(canvas.shape[1], int(at[0]) + half)
+    y1 = min(canvas.shape[0], int(at[1]) + half)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), -(60.0 * steps + turn_deg), scale)
+    m[0, 2] += at[0] - w / 2 - x0
+    m[1, 2] += at[1] - h / 2 - y0
+    size = (x1 - x0, y1 - y0)
+    img = cv2.warpAffine(flat, m, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpAffine(hexagon_mask(w // 2), m, size, flags=cv2.INTER_LINEAR)
+    a = (alpha.astype(np.float32) / 255.0)[..., None]
+    roi = canvas[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - a) + img * a).astype(np.uint8)
+
+
+def flower(centre: np.ndarray, code: str, neighbours: list[np.ndarray],
+           rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, str]:
+    """A canvas with a tile (rectified at ``FLOWER_RADIUS``) among up to six neighbouring
+    tiles (turned at random) on a table or gap colour; its corners and code as it lies."""
+    rc = FLOWER_RADIUS
+    side = int(5.6 * rc)
+    bg = np.array(BACKGROUNDS[int(rng.integers(0, len(BACKGROUNDS)))], np.float64)
+    grain = cv2.resize(rng.normal(0, 6, (side // 4, side // 4, 3)).astype(np.float32),
+                       (side, side), interpolation=cv2.INTER_NEAREST)
+    canvas = np.clip(bg * rng.uniform(0.8, 1.2) + grain, 0, 255).astype(np.uint8)
+    mid = side / 2.0
+    gap = float(rng.uniform(0.93, 0.99))
+    spacing = math.sqrt(3) * rc
+    if neighbours:
+        for e in range(6):
+            if rng.random() < 0.2:
+                continue  # the edge of the map
+            a = math.radians(-90 + 60 * e)
+            at = (mid + spacing * math.cos(a) + rng.normal(0, 0.02 * rc),
+                  mid + spacing * math.sin(a) + rng.normal(0, 0.02 * rc))
+            other = neighbours[int(rng.integers(0, len(neighbours)))]
+            _paste_tile(canvas, other, at, int(rng.integers(0, 6)), float(rng.normal(0, 1.5)),
+                        gap)
+    turn = float(rng.normal(0, 1.5))
+    _paste_tile(canvas, centre, (mid, mid), 0, turn, gap)
+    corners = np.array([(mid + rc * gap * math.cos(math.radians(60 * i + turn)),
+                         mid + rc * gap * math.sin(math.radians(60 * i + turn)))
+                        for i in range(6)])
+    return canvas, corners, code
+
+
 def mirror_code(code: str) -> str:
     """The code of a tile flipped left to right (edge i -> edge -i)."""
     return "".join(code[(6 - i) % 6] for i in range(6))
@@ -182,6 +271,8 @@ def sample_view(photo: np.ndarray, corners: np.ndarray, code: str, rng: np.rando
     tile = rectify(photo, c, g.radius)
     if g.radius != R:
         tile = tm.prepare(tile)
+    if g.rim_depth > 0 and g.rim_edges > 0:
+        tile = draw_rim(tile, g, rng)
     flip = bool(rng.random() < 0.5) if mirror is None else mirror
     if flip:
         tile = cv2.flip(tile, 1)
@@ -202,6 +293,30 @@ class Source:
     code: str
     group: int
     name: str
+
+    def flat(self) -> np.ndarray:
+        """The tile rectified at ``FLOWER_RADIUS`` (to lay it among neighbours)."""
+        cached = getattr(self, "_flat", None)
+        if cached is None:
+            cached = rectify(self.photo, self.corners, FLOWER_RADIUS)
+            self._flat = cached
+        return cached
+
+
+Pools = dict[int, list[np.ndarray]]
+"""For each group, the flat tiles that may lie around its tiles in a ``flower``."""
+
+
+def fold_pools(sources: list[Source], fold_of: dict[int, int]) -> Pools:
+    """Neighbours from the same fold only, so a held-out fold's art never reaches training."""
+    return {s.group: [o.flat() for o in sources
+                      if o.group != s.group and fold_of[o.group] == fold_of[s.group]]
+            for s in sources}
+
+
+def fold_assignment(sources: list[Source], folds: int, seed: int) -> dict[int, int]:
+    perm = np.random.default_rng(seed + 1).permutation(len(sources))
+    return {int(sources[i].group): f % folds for f, i in enumerate(perm)}
 
 
 def real_sources(folder: Path) -> list[Source]:
@@ -240,15 +355,21 @@ def labels_of(code: str) -> list[int]:
 
 
 def build(sources: list[Source], views: int, rng: np.random.Generator,
-          clean_first: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features (n * 6, N_FEATURES), labels and groups of ``views`` augmented views each."""
+          pools: Pools | None = None, p_flower: float = 0.5
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features (n * 6, N_FEATURES), labels and groups of ``views`` views of each source:
+    the first as found, the others augmented, laid among neighbours from ``pools`` with
+    probability ``p_flower``."""
     xs, ys, gs = [], [], []
     for s in sources:
         for v in range(views):
-            if v == 0 and clean_first:
+            if v == 0:
                 tile, code = sample_view(s.photo, s.corners, s.code, rng, None, None)
             else:
-                tile, code = sample_view(s.photo, s.corners, s.code, rng,
+                photo, corners, code = s.photo, s.corners, s.code
+                if pools is not None and rng.random() < p_flower:
+                    photo, corners, code = flower(s.flat(), s.code, pools[s.group], rng)
+                tile, code = sample_view(photo, corners, code, rng,
                                          random_geometric(rng), random_photometric(rng))
             xs.append(tm.edge_features(tile))
             ys.extend(labels_of(code))
@@ -326,18 +447,19 @@ def class_weights(y: np.ndarray) -> np.ndarray:
 
 
 def fit(x_render: np.ndarray, y_render: np.ndarray, x_real: np.ndarray, y_real: np.ndarray,
-        *, seed: int, epochs: int, hidden: tuple[int, ...], log: bool = False
-        ) -> tm.TerrainModel:
-    """One model from render rows and real rows (each half of the total weight)."""
+        *, seed: int, epochs: int, hidden: tuple[int, ...], log: bool = False,
+        real_share: float = 0.5, **options: float) -> tm.TerrainModel:
+    """One model from render rows and real rows (``real_share`` of the total weight)."""
     x = np.concatenate([x_render, x_real])
     y = np.concatenate([y_render, y_real])
     src = np.concatenate([np.zeros(len(y_render)), np.ones(len(y_real))])
     w = class_weights(y)[y]
     total = w.sum()
-    parts = [src == s for s in (0, 1) if (src == s).any()]
-    for sel in parts:
-        w[sel] *= total / len(parts) / w[sel].sum()
-    return train_mlp(x, y, w, hidden=hidden, epochs=epochs, seed=seed, log=log)
+    if len(y_render) and len(y_real):
+        for s, share in ((0, 1.0 - real_share), (1, real_share)):
+            sel = src == s
+            w[sel] *= total * share / w[sel].sum()
+    return train_mlp(x, y, w, hidden=hidden, epochs=epochs, seed=seed, log=log, **options)
 
 
 # --- evaluation -----------------------------------------------------------------------
@@ -354,19 +476,28 @@ CONDITIONS: dict[str, tuple[Geometric | None, Photometric | None]] = {
     "low-res r32": (Geometric(radius=32), Photometric(jpeg=80)),
     "misrectified 4deg 4%": (Geometric(turn_deg=4.0, shift=(0.03, -0.03), scale=1.04,
                                        jitter=0.01), None),
+    "assembled (neighbours, gaps)": (None, None),
+    "assembled, misrectified 4%, cardboard rim": (
+        Geometric(turn_deg=3.0, shift=(-0.03, 0.02), scale=0.97, jitter=0.01, rim_depth=0.04,
+                  rim_start=2, rim_edges=2), None),
     "random mix": (None, None),
 }
+ASSEMBLED = ("assembled (neighbours, gaps)", "assembled, misrectified 4%, cardboard rim")
 
 
-def condition_views(sources: list[Source], name: str, rng: np.random.Generator
-                    ) -> list[tuple[np.ndarray, str, int]]:
+def condition_views(sources: list[Source], name: str, rng: np.random.Generator,
+                    pools: Pools | None = None) -> list[tuple[np.ndarray, str, int]]:
     """One "photo" of the sources under a condition: all tiles share the light."""
     geo, pho = CONDITIONS[name]
     out = []
     shared = random_photometric(rng) if name == "random mix" else pho
     for s in sources:
         g = random_geometric(rng) if name == "random mix" else geo
-        tile, code = sample_view(s.photo, s.corners, s.code, rng, g, shared)
+        photo, corners, code = s.photo, s.corners, s.code
+        if pools is not None and (name in ASSEMBLED or
+                                  (name == "random mix" and rng.random() < 0.5)):
+            photo, corners, code = flower(s.flat(), s.code, pools[s.group], rng)
+        tile, code = sample_view(photo, corners, code, rng, g, shared)
         out.append((tile, code, s.group))
     return out
 
@@ -420,6 +551,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--quick", action="store_true", help="a small run (smoke test)")
+    parser.add_argument("--cache", metavar="NPZ",
+                        help="also write the training features there (for experiments)")
     args = parser.parse_args(argv)
     t_start = time.perf_counter()
     rng = np.random.default_rng(args.seed)
@@ -437,7 +570,11 @@ def main(argv: list[str] | None = None) -> int:
     del rsrc
     print(f"  {len(yr) // 6} render views ({time.perf_counter() - t_start:.0f} s)", flush=True)
     real = real_sources(folder)
-    xq, yq, gq = build(real, real_views, rng)
+    fold_of = fold_assignment(real, args.folds, args.seed)
+    pools = fold_pools(real, fold_of)
+    xq, yq, gq = build(real, real_views, rng, pools)
+    if args.cache:
+        np.savez(args.cache, xr=xr, yr=yr, xq=xq, yq=yq, gq=gq)
     print(f"  {len(real)} real tiles, {len(yq) // 6} views "
           f"({time.perf_counter() - t_start:.0f} s)", flush=True)
 
@@ -454,11 +591,10 @@ def main(argv: list[str] | None = None) -> int:
 
     # k-fold over the real tiles; render test photos from unseen seeds
     folds = args.folds
-    perm = np.random.default_rng(args.seed + 1).permutation(len(real))
-    fold_of = {int(real[i].group): f % folds for f, i in enumerate(perm)}
     test_render = render_sources(TEST_RENDER_SEEDS[:3] if args.quick else TEST_RENDER_SEEDS)
     totals: dict[str, dict[str, list[int]]] = {}
     by_tile: dict[str, list[int]] = {}
+    by_seed: dict[str, dict[int, list[int]]] = {}
 
     def add(cond: str, res: dict[str, tuple[int, int]]) -> None:
         row = totals.setdefault(cond, {})
@@ -478,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
         crng = np.random.default_rng(args.seed + 100 + f)
         for cond in CONDITIONS:
             for _ in range(4 if cond == "random mix" else 1):
-                views = condition_views(held, cond, crng)
+                views = condition_views(held, cond, crng, pools)
                 add("real: " + cond, score_views(views, {"model": model}))
                 for t, code, g in views:
                     lp = tm.edge_log_likelihoods(t, model)
@@ -496,7 +632,12 @@ def main(argv: list[str] | None = None) -> int:
                 for seed in TEST_RENDER_SEEDS[:3] if args.quick else TEST_RENDER_SEEDS:
                     srcs = [s for s in test_render if s.group == seed]
                     views = condition_views(srcs, cond, crng)
-                    add("held-out render seeds: " + cond, score_views(views, {"model": model}))
+                    res = score_views(views, {"model": model})
+                    add("held-out render seeds: " + cond, res)
+                    for k in res:
+                        cell = by_seed.setdefault(k, {}).setdefault(seed, [0, 0])
+                        cell[0] += res[k][0]
+                        cell[1] += res[k][1]
         print(f"  fold {f + 1}/{folds} done ({time.perf_counter() - t_start:.0f} s)",
               flush=True)
 
@@ -515,6 +656,10 @@ def main(argv: list[str] | None = None) -> int:
     print("\nlearned model by held-out real tile (all conditions):")
     worst = sorted(by_tile.items(), key=lambda kv: kv[1][0] / kv[1][1])
     print("  " + ", ".join(f"{k} {100.0 * a / b:.0f}%" for k, (a, b) in worst))
+    for k, label in (("model", "learned model"), ("hsv", "HSV baseline")):
+        print(f"{label} by held-out render seed (clean + random mix):")
+        print("  " + ", ".join(f"{seed} {100.0 * a / b:.1f}%"
+                               for seed, (a, b) in sorted(by_seed.get(k, {}).items())))
     print(f"\n{time.perf_counter() - t_start:.0f} s")
     return 0
 

@@ -22,17 +22,15 @@ from flask_babel import gettext as _
 from companion.rules import Hex, RulesError, parse_record, search_rules
 from companion.web import access
 from companion.web.disputes.views import Ruling, board_at, rule_on
-from companion.web.mapsvg import draw
+from companion.web.forms import whole
+from companion.web.hexmap import SMALL, map_view
 from companion.web.render import render
 
 bp = Blueprint("disputes", __name__)
 
 
 def query_int(name: str) -> int | None:
-    try:
-        return int(request.args.get(name, ""))
-    except ValueError:
-        return None
+    return whole(request.args.get(name))
 
 
 @bp.get("/games/<int:game_id>/dispute")
@@ -71,7 +69,7 @@ def dispute(game_id: int) -> Response:
              for h in frontier}
     return render("disputes/dispute.html", "disputes/_dispute.html", status=status, game=game,
                   level=level, args=args, ruling=ruling, error=error, players=players,
-                  placements=len(board.history), drawing=draw(board.tiles, frontier),
+                  placements=len(board.history), drawing=map_view(board, size=SMALL),
                   free_links=links, asked=f"{args['q']},{args['r']}")
 
 

@@ -19,7 +19,7 @@ from flask import url_for
 from companion.rules import RulesError, parse_record, replay
 from companion.web import access, records
 from companion.web.games.sheet import DuelRow, Row, duel_rows, pad_rows, warnings_of
-from companion.web.mapsvg import MapDrawing, draw
+from companion.web.hexmap import SMALL, MapView, map_view
 
 
 @dataclass
@@ -30,14 +30,15 @@ class ScoreView:
     duel: list[DuelRow] = field(default_factory=list)
     players: list[str] = field(default_factory=list)
     winner: str | None = None
-    maps: list[tuple[str | None, MapDrawing]] = field(default_factory=list)
+    maps: list[tuple[str | None, MapView]] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
 def score_view(text: str) -> ScoreView:
     game = replay(parse_record(text))
     sheet = records.sheet_of(game)
-    maps = [(player, draw(board.tiles)) for player, board in game.boards.items()]
+    maps = [(player, map_view(board, slots=False, size=SMALL))
+            for player, board in game.boards.items()]
     if game.record.is_duel:
         players = list(sheet.get("players", {}))
         return ScoreView("duel", sheet, duel=duel_rows(sheet), players=players,

@@ -3,7 +3,7 @@
 Representation: ``review_context(game, level, draft, query)`` returns the template
 variables of ``templates/photos/_review.html``: ``overlays`` (one
 ``photos.overlay.PhotoOverlay`` per photo of the draft), ``map`` (the map engineer's
-``play_map.MapView`` of the board the engine replayed, the first illegal tile
+``hexmap.MapView`` of the board the engine replayed, the first illegal tile
 highlighted, free hexes linking to ``?add=Q,R``), ``verdict``, and ``editor``: an
 ``Editor`` for the tile in ``?tile=Q,R`` or the free hex in ``?add=Q,R`` (None when
 neither), with its rotations, catalogue suggestions and edge rows. Edge names
@@ -25,10 +25,10 @@ from companion.rules import FLAG_TYPES, TASK_TYPES, TERRAINS, Hex, rotate
 from companion.storage import photos as store
 from companion.web import access, records
 from companion.web.db import get_db
+from companion.web.hexmap import map_view, origin_shapes, tile_icon
 from companion.web.photos.overlay import PhotoOverlay, overlay
 from companion.web.photos.review import Review, ReviewTile, suggestions, verdict
 from companion.web.play.views import parse_hex
-from companion.web.play_map import map_view, origin_shapes, tile_icon
 
 TASK_VALUES = (4, 5, 6, 7)
 SUGGESTIONS = 8
@@ -86,7 +86,7 @@ class Editor:
 
 
 def add_link(game_id: int) -> Callable[..., str]:
-    """The ``link`` of ``play/_map.html``: its free-hex links open the review's
+    """The ``link`` of ``_hexmap.html``: its free-hex links open the review's
     "add a missed tile" editor."""
 
     def link(at: str | None = None, **_ignored: Any) -> str:

@@ -24,6 +24,7 @@ Routes:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, url_for
@@ -49,6 +50,7 @@ from companion.web.edits import (
     versioned_edit,
 )
 from companion.web.errors import error_page
+from companion.web.forms import int_field
 from companion.web.play.explain import explanation_for
 from companion.web.play.state import StoredGame, load_game, redo_stack, save_game
 from companion.web.play.views import Selection, parse_hex, recorder_context
@@ -112,7 +114,7 @@ def _stale(game_id: int, sel: Selection, mode: str) -> Response:
 
 
 def _refused(game: StoredGame, mode: str, sel: Selection | None = None,
-             form: dict[str, Any] | None = None) -> Any:
+             form: dict[str, Any] | None = None) -> Callable[[str], Response]:
     """``refused`` of ``versioned_edit``: the page with the reason, 422."""
 
     def page(reason: str) -> Response:
@@ -185,7 +187,7 @@ def place_tile(game_id: int) -> Response:
                             request.form.get("code", ""),
                             _attributes())  # a cached replay: place() reuses it
         save_game(game.id, place(game.text, sel.player, p), version)  # clears redo
-        return _("Placed %(code)s at %(q)s %(r)s.", code=p.code, q=p.at.q, r=p.at.r)
+        return str(_("Placed %(code)s at %(q)s %(r)s.", code=p.code, q=p.at.q, r=p.at.r))
 
     next_query = {"player": sel.player} if mode == "end" and sel.player else {}
     return versioned_edit(
@@ -205,7 +207,7 @@ def undo_last(game_id: int) -> Response:
     def change() -> str:
         text, entry = undo(game.text)
         save_game(game.id, text, version, redo=[*redo_stack(game), entry])
-        return _("Took back %(line)s.", line=entry.line)
+        return str(_("Took back %(line)s.", line=entry.line))
 
     return versioned_edit(change, expected=version, current=game.version,
                           stale=lambda: _stale(game_id, Selection(), mode),
@@ -229,7 +231,7 @@ def redo_last(game_id: int) -> Response:
         except RulesError as err:
             raise Refused(_("Cannot redo: %(reason)s", reason=err.reason)) from err
         save_game(game.id, text, version, redo=stack[:-1])
-        return _("Put back %(line)s.", line=entry.line)
+        return str(_("Put back %(line)s.", line=entry.line))
 
     return versioned_edit(change, expected=version, current=game.version,
                           stale=lambda: _stale(game_id, Selection(), mode),
@@ -243,10 +245,9 @@ def completed_add(game_id: int) -> Response:
     version = expected_version()
 
     def change() -> None:
-        try:
-            value = int(request.form.get("value", ""))
-        except ValueError as err:
-            raise Refused(_("choose a marker value")) from err
+        value = int_field("value")
+        if value is None:
+            raise Refused(_("choose a marker value"))
         save_game(game.id, add_completed(game.text, request.form.get("type", ""), value),
                   version)
 
@@ -262,7 +263,8 @@ def completed_remove(game_id: int) -> Response:
     version = expected_version()
 
     def change() -> None:
-        text = remove_completed(game.text, int(request.form.get("index", "-1")))
+        index = int_field("index")
+        text = remove_completed(game.text, -1 if index is None else index)
         save_game(game.id, text, version)
 
     return versioned_edit(change, expected=version, current=game.version,

@@ -1,7 +1,10 @@
-"""The SVG hex map of a landscape, as plain data for ``templates/play/_map.html``.
+"""The one SVG hex-map drawer: a landscape as plain data for the map templates.
 
-Representation: a ``MapView`` is everything the template draws, already in pixels
-(flat-topped hexes through ``companion.rules.hexgrid.Layout``, pixel y down):
+Representation: a ``MapView`` is everything a template draws, already in pixels
+(flat-topped hexes through ``companion.rules.Layout`` of hex size ``size``, pixel y
+down). Two templates draw it: ``templates/_hexmap.html`` (the recorder's and the photo
+review's map: ``SIZE``, shapes reused with ``<use>``) and ``templates/_hexmap_small.html``
+(the score sheet's and the dispute page's small map: ``SMALL``, ``map.shapes`` inline).
 
 * ``tiles``: one ``TileView`` per placed tile, drawn as six wedges (centre + the
   two corners of edge ``e``) classed by the terrain letter of that edge, with a
@@ -10,7 +13,7 @@ Representation: a ``MapView`` is everything the template draws, already in pixel
   the hex centre, so explanations highlight tiles by data attributes
   (``static/play.js``) or by the server (``highlight``). The wedge and hexagon
   shapes at the origin (``origin_shapes``) are defined once per page
-  (``templates/play/_defs.html``) and drawn with ``<use>``, which keeps a
+  (``templates/_hexmap_defs.html``) and drawn with ``<use>``, which keeps a
   45-tile page small.
 * ``slots``: the free hexes next to the landscape (dashed outlines, each a link),
   marked ``legal`` when the chosen tile fits there in some rotation.
@@ -30,25 +33,17 @@ from markupsafe import Markup
 from companion.rules import Board, Hex, Layout, Marker, Placement
 
 SIZE = 40.0
-LAYOUT = Layout(SIZE, (0.0, 0.0))
-MARGIN = 12.0
+SMALL = 20.0
+MARGIN = 0.3  # around the outermost hexes, in hex sizes
+
+
+@lru_cache(maxsize=4)
+def layout(size: float = SIZE) -> Layout:
+    return Layout(size, (0.0, 0.0))
 
 
 def _pts(points: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-
-
-@lru_cache(maxsize=8192)
-def hex_outline(q: int, r: int) -> str:
-    return _pts(LAYOUT.corners(Hex(q, r)))
-
-
-@lru_cache(maxsize=8192)
-def wedge_points(q: int, r: int) -> tuple[str, ...]:
-    """The six triangles centre-corner-corner, one per edge 0..5."""
-    h = Hex(q, r)
-    c = LAYOUT.to_pixel(h)
-    return tuple(_pts((c, *LAYOUT.edge_corners(h, e))) for e in range(6))
 
 
 @dataclass(frozen=True)
@@ -57,9 +52,14 @@ class Wedge:
     letter: str
 
 
-def origin_shapes() -> tuple[tuple[str, ...], str]:
-    """The six wedge polygons and the hexagon of the hex at the origin (points)."""
-    return wedge_points(0, 0), hex_outline(0, 0)
+@lru_cache(maxsize=4)
+def origin_shapes(size: float = SIZE) -> tuple[tuple[str, ...], str]:
+    """The six wedge polygons (centre-corner-corner, edge 0..5) and the hexagon of the
+    hex at the origin (points)."""
+    at, lay = Hex(0, 0), layout(size)
+    centre = lay.to_pixel(at)
+    return (tuple(_pts((centre, *lay.edge_corners(at, e))) for e in range(6)),
+            _pts(lay.corners(at)))
 
 
 @dataclass
@@ -110,12 +110,18 @@ class MapView:
     viewbox: str
     width: float
     height: float
+    size: float = SIZE
+
+    @property
+    def shapes(self) -> tuple[tuple[str, ...], str]:
+        """``origin_shapes`` at this map's size (for templates drawing them inline)."""
+        return origin_shapes(self.size)
 
 
 def tile_view(p: Placement, marker: Marker | None = None,
-              classes: Iterable[str] = ()) -> TileView:
+              classes: Iterable[str] = (), size: float = SIZE) -> TileView:
     q, r = p.at
-    cx, cy = LAYOUT.to_pixel(p.at)
+    cx, cy = layout(size).to_pixel(p.at)
     wedges = small_tile(p.code)
     view = TileView(q, r, cx, cy, p.code, wedges, f"{cx:.1f} {cy:.1f}",
                     classes=list(classes), line=p.line)
@@ -144,8 +150,12 @@ def map_view(
     preview_legal: bool = True,
     highlight: Iterable[Hex] = (),
     slots: bool = True,
+    size: float = SIZE,
 ) -> MapView:
-    """Everything the map template draws for ``board``."""
+    """Everything a map template draws for ``board``: its tiles in placement order, the
+    free hexes next to it (``slots``; ``legal`` and ``selected`` marked), the ``preview``
+    of a chosen tile, the ``highlight``ed tiles (class ``hl``), at hex size ``size``."""
+    lay = layout(size)
     markers = {m.at: m for m in board.markers}
     lit = set(highlight)
     last = board.history[-1].at if board.history else None
@@ -156,29 +166,30 @@ def map_view(
             classes.append("hl")
         if p.at == last:
             classes.append("last")
-        tiles.append(tile_view(p, markers.get(p.at), classes))
+        tiles.append(tile_view(p, markers.get(p.at), classes, size))
     legal_set = set(legal)
     slot_views = []
     if slots:
         for h in board.frontier():
-            cx, cy = LAYOUT.to_pixel(h)
+            cx, cy = lay.to_pixel(h)
             slot_views.append(SlotView(h.q, h.r, cx, cy, f"{cx:.1f} {cy:.1f}",
                                        h in legal_set, h == selected))
     ghost = None
     if preview is not None and preview.at not in board.tiles:
-        ghost = tile_view(preview, None, ["preview", "legal" if preview_legal else "illegal"])
+        ghost = tile_view(preview, None, ["preview", "legal" if preview_legal else "illegal"],
+                          size)
     centres = [(t.cx, t.cy) for t in [*tiles, *([ghost] if ghost else [])]]
     centres += [(s.cx, s.cy) for s in slot_views]
     xs = [x for x, _ in centres]
     ys = [y for _, y in centres]
     if not xs:
         xs, ys = [0.0], [0.0]
-    half_w, half_h = SIZE, SIZE * math.sqrt(3) / 2
-    x0, x1 = min(xs) - half_w - MARGIN, max(xs) + half_w + MARGIN
-    y0, y1 = min(ys) - half_h - MARGIN, max(ys) + half_h + MARGIN
+    half_w, half_h, margin = size, size * math.sqrt(3) / 2, size * MARGIN
+    x0, x1 = min(xs) - half_w - margin, max(xs) + half_w + margin
+    y0, y1 = min(ys) - half_h - margin, max(ys) + half_h + margin
     width, height = x1 - x0, y1 - y0
     return MapView(tiles, slot_views, ghost, f"{x0:.1f} {y0:.1f} {width:.1f} {height:.1f}",
-                   width, height)
+                   width, height, size)
 
 
 @lru_cache(maxsize=4096)
