@@ -4,8 +4,11 @@ Representation: a ``Reason`` is a stable ``code`` (kebab-case, e.g. ``edge-misma
 with its parameters (``params``: a mapping of names to plain values, ``Hex`` values,
 lists and nested ``Reason`` values). Callers decide on the code, never on the words;
 ``render(reason)`` is the one English renderer (another language renders from the same
-codes: ``to_json`` gives ``{"code", "params"}`` with hexes as ``[q, r]``). ``CODES`` lists
-every code with its English template; a test renders every one.
+codes: ``to_json`` gives ``{"code", "params"}`` with hexes as ``[q, r]``). ``TEMPLATES``
+maps every code to its English template (a format string or a function of the
+parameters), grouped by concern; ``CODES`` is their set. ``RULE_TEXTS`` / ``rule_text``
+name the placement rule behind a refusal. Tests hold every code the engine writes to
+``CODES``, every template to a use, and render the codes of every known-answer record.
 
 >>> from companion.rules.hexgrid import Hex
 >>> r = Reason.of("edge-mismatch", terrain="track", edge=3, other="meadow",
@@ -58,6 +61,8 @@ def _json(value: Any) -> Any:
         return [value[0], value[1]]
     if isinstance(value, list | tuple):
         return [_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json(v) for k, v in value.items()}
     return value
 
 
@@ -514,6 +519,9 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                              "reaching it, not ticked"),
     "already-achieved": "{id} is already achieved",
     "negative-score": "a game's score cannot be negative ({score})",
+    "achievement-box-closed": lambda p: (
+        (f"line {p['line']}: " if p.get("line") is not None else "")
+        + f"{p['id']} comes from {p['box']}, which is not opened yet"),
     # ---- a sentence the engine has not coded yet (notation and campaign errors)
     "message": lambda p: str(p["text"]),
 }

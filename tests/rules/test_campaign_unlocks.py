@@ -215,3 +215,17 @@ def test_setup_reminders_and_legal_spends_function() -> None:
     assert "Pieces: mill figure" in lines
     assert any(line.startswith("Task markers (changed pools): forest 4,4,5,5,6,6,7")
                for line in lines)
+
+
+def test_an_achievement_from_an_unopened_box_is_warned_with_a_code() -> None:
+    from dataclasses import replace
+
+    base = load_content()
+    boxed = replace(base.achievements["harbor"], box=1)  # as if Box 1 held the Harbor
+    content = replace(base, achievements={**base.achievements, "harbor": boxed})
+    state = load_campaign(f"game: 40\nachieved: {boxed.id}\n", content)
+    assert [w.code for w in state.warnings] == ["achievement-box-closed"]
+    assert str(state.warnings[0]) == (
+        f"line 2: {boxed.id} comes from box{boxed.box}, which is not opened yet")
+    sheet = state.to_json()
+    assert sheet["warning_codes"][0]["params"]["box"] == f"box{boxed.box}"

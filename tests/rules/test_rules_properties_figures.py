@@ -227,3 +227,29 @@ def test_own_marker_check_without_placing_equals_push_and_pop(
                 assert board.own_marker_fails(p) == _slow_fails(board, p)
                 checked += 1
     assert checked
+
+
+def _moved(p: Placement, steps: int, dq: int, dr: int) -> Placement:
+    at = p.at.rotate(steps)
+    return replace(p, at=Hex(at.q + dq, at.r + dr), code=rotate(p.code, steps))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=seeds, n=sizes, steps=st.integers(0, 5), dq=st.integers(-9, 9),
+       dr=st.integers(-9, 9), data=st.data())
+def test_moving_a_duel_map_keeps_its_figures_scores_and_warnings(
+    seed: int, n: int, steps: int, dq: int, dr: int, data: st.DataObject
+) -> None:
+    record, _ = random_game(seed, n)
+    start = data.draw(st.integers(1, len(record.placements) - 2))
+    placements = camera_walk(record.placements, start)
+    hearts = data.draw(st.sets(st.integers(0, len(placements) - 1), max_size=4))
+    placements = [replace(p, heart=True) if i in hearts and p.task is None and not p.special
+                  else p for i, p in enumerate(placements)]
+
+    def summary(ps: list[Placement]) -> Any:
+        sheet = score_text(duel_text(ps))["players"]["red"]
+        return (sheet["tasks"], sheet["module2"], sheet["total"],
+                sorted((w["line"] or 0, w["code"]) for w in sheet["warnings"]))
+
+    assert summary(placements) == summary([_moved(p, steps, dq, dr) for p in placements])

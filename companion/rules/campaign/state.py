@@ -129,7 +129,7 @@ class CampaignState:
         self.hearts = 0
         self.achieved: list[str] = []
         self.unlock_log: list[str] = []
-        self.warnings: list[str] = []
+        self.warnings: list[Reason] = []
         self.events: list[Event] = []
         self._calls: list[_Call] = []
 
@@ -323,10 +323,8 @@ class CampaignState:
         self._calls.append(("achieve", (achievement_id, line)))
         box_id = f"box{ach.box}" if ach.box is not None else None
         if box_id in self.content.boxes and box_id not in self.reached:
-            where = f"line {line}: " if line is not None else ""
-            self.warnings.append(
-                f"{where}{achievement_id} comes from {box_id}, which is not opened yet"
-            )
+            self.warnings.append(Reason("achievement-box-closed", {
+                "line": line, "id": achievement_id, "box": box_id}))
         self.achieved.append(achievement_id)
         self.games[-1].achieved.append(achievement_id)
         self.games[-1].unlocked.append(achievement_id)
@@ -393,7 +391,8 @@ class CampaignState:
                         for i, g in enumerate(self.games)],
             "paths": {p.id: self._path_json(p) for p in PATHS},
             "legal": [c._asdict() for c in self.legal_spends()],
-            "warnings": list(self.warnings),
+            "warnings": [str(w) for w in self.warnings],
+            "warning_codes": [w.to_json() for w in self.warnings],
         }
 
     def _path_json(self, path: TrackPath) -> dict[str, Any]:
