@@ -9,7 +9,10 @@ import cycle and on any import from outside the standard library):
 
 - ``hexgrid`` (axial hexes, edge order, ``opposite``, layout), ``tiles`` (codes,
   rotation, areas, catalogue, ``edges_can_meet``), ``notation`` (records in and out),
-  ``errors``, ``rulings`` (rulings R-n and the rule set), ``board`` (placement, undo,
+  ``numbers`` (bounded whole numbers), ``reasons`` (every refusal, warning and
+  explanation as a code with parameters, and the one English renderer), ``errors``
+  (they carry a reason and the record line), ``rulings`` (rulings R-n, house rules and
+  the rule set), ``board`` (placement, undo,
   the incremental union-find, markers), ``territories`` (flood fill and the board's
   territories), ``landscape`` (what score rows read), ``explain`` (explanations),
   ``ordering`` (connected orders of a final map), ``pools`` (task markers in the box),
@@ -119,6 +122,9 @@ from companion.rules.notation import (
     parse_task,
     write_record,
 )
+from companion.rules.numbers import (
+    whole_number,
+)
 from companion.rules.ordering import (
     connected_order,
 )
@@ -133,6 +139,12 @@ from companion.rules.randomgame import (
     random_game,
     random_record,
 )
+from companion.rules.reasons import (
+    CODES,
+    Reason,
+    render,
+    rule_text,
+)
 from companion.rules.recording import (
     Position,
     RedoEntry,
@@ -141,6 +153,7 @@ from companion.rules.recording import (
     check_placement,
     completed_total,
     explain_illegal,
+    illegal_now,
     load_position,
     place,
     redo,
@@ -193,6 +206,7 @@ __all__ = [
     "check_code",
     "check_great_mill",
     "check_placement",
+    "CODES",
     "COMPLETED",
     "completed_total",
     "connected_order",
@@ -219,6 +233,7 @@ __all__ = [
     "HEX_BY_ID",
     "hex_round",
     "HEXES",
+    "illegal_now",
     "IllegalPlacementError",
     "Layout",
     "LETTER_OF",
@@ -243,6 +258,7 @@ __all__ = [
     "Position",
     "random_game",
     "random_record",
+    "Reason",
     "Record",
     "RED_HEART",
     "redo",
@@ -250,10 +266,12 @@ __all__ = [
     "Reminder",
     "reminder_items",
     "remove_completed",
+    "render",
     "replay",
     "replay_campaign",
     "replay_text",
     "rotate",
+    "rule_text",
     "RuleSection",
     "RulesError",
     "Ruling",
@@ -280,5 +298,6 @@ __all__ = [
     "undo",
     "unlocked_header",
     "write_campaign",
+    "whole_number",
     "write_record",
 ]

@@ -47,6 +47,7 @@ from companion.rules.tiles import (
 
 ACTIVE, COMPLETED, FAILED = "active", "completed", "failed"
 _D: tuple[tuple[int, int], ...] = tuple((d.q, d.r) for d in DIRECTIONS)
+_OPP: tuple[int, ...] = tuple(opposite(e) for e in range(6))
 
 
 @dataclass
@@ -100,6 +101,7 @@ class Board:
         self.history: list[Placement] = []
         self.turns: list[int] = []
         self.markers: list[Marker] = []
+        self.active_count = 0
         self._nodes: dict[Hex, tuple[int, ...]] = {}
         self._parent: list[int] = []
         self._size: list[int] = []
@@ -125,8 +127,10 @@ class Board:
 
     def find(self, node: int) -> int:
         parent = self._parent
-        while parent[node] != node:
-            node = parent[node]
+        up = parent[node]
+        while up != node:
+            node = up
+            up = parent[node]
         return node
 
     def node_ids(self, at: Hex) -> tuple[int, ...]:
@@ -228,6 +232,7 @@ class Board:
         all_nodes = self._nodes
         q, r = at
         joins: list[tuple[int, int]] = []
+        ops = undo.ops
         for e in range(6):
             dq, dr = _D[e]
             nb = (q + dq, r + dr)
@@ -235,28 +240,34 @@ class Board:
             if other is None:
                 open_[nodes[e]] += 1
                 continue
-            opp = opposite(e)
-            other_node = all_nodes[nb][opp]  # type: ignore[index]
-            root = self.find(other_node)
+            opp = _OPP[e]
+            root = other_node = all_nodes[nb][opp]  # type: ignore[index]
+            up = parent[root]
+            while up != root:
+                root = up
+                up = parent[root]
             open_[root] -= 1
-            undo.ops.append((0, root))
+            ops.append((0, root))
             if other.code[opp] == code[e]:
                 joins.append((nodes[e], other_node))
         for n1, n2 in joins:
             self._union(n1, n2, undo)
         tiles[at] = p
         self.history.append(p)
-        self.turns.append(self.turn + 1 if turn_new else self.turn)
+        turns = self.turns
+        turn = (turns[-1] if turns else 0) + turn_new
+        turns.append(turn)
         self._undo.append(undo)
-        if p.task is not None and p.task.value is not None:
-            marker_nodes = tuple(
-                self._node_of(at, LETTER_OF[name]) for name in p.task.terrains
-            )
+        task = p.task
+        if task is not None and task.value is not None:
+            marker_nodes = tuple(self._node_of(at, LETTER_OF[name]) for name in task.terrains)
             self.markers.append(
-                Marker(len(self.markers), at, p.task, p.line, self.turn, nodes=marker_nodes)
+                Marker(len(self.markers), at, task, p.line, turn, nodes=marker_nodes)
             )
+            self.active_count += 1
             undo.marker_added = True
-        self._update_markers(undo)
+        if self.active_count:
+            self._update_markers(undo)
 
     def _union(self, a: int, b: int, undo: _Undo) -> None:
         ra, rb = self.find(a), self.find(b)
@@ -279,8 +290,10 @@ class Board:
         undo = self._undo.pop()
         for m, state, turn, why, via in reversed(undo.marker_changes):
             m.state, m.turn, m.why, m.via = state, turn, why, via
+        self.active_count += len(undo.marker_changes)
         if undo.marker_added:
             self.markers.pop()
+            self.active_count -= 1
         for op in reversed(undo.ops):
             if op[0] == 1:
                 _, ra, rb = op
@@ -348,9 +361,7 @@ class Board:
         return FAILED, Reason("all-of", {"parts": reasons}), None
 
     def _update_markers(self, undo: _Undo) -> None:
-        if not self.markers or all(m.state != ACTIVE for m in self.markers):
-            return
-        turn = self.turn
+        turn = self.turns[-1]
         find = self.find
         touched = {op[1] for op in undo.ops}
         touched.update(op[2] for op in undo.ops if op[0] == 1)
@@ -368,6 +379,7 @@ class Board:
             if state != ACTIVE:
                 undo.marker_changes.append((m, m.state, m.turn, m.why, m.via))
                 m.state, m.turn, m.why, m.via = state, turn, why, via
+                self.active_count -= 1
 
     # ---------------------------------------------------------------- legality
     def edge_conflict(self, at: Hex, code: str) -> Reason | None:
@@ -392,30 +404,94 @@ class Board:
         when legal. Codes: ``hex-occupied``, ``touches-nothing``, ``edge-mismatch``,
         ``task-fails-at-once``, ``wraparound-too-many-neighbours``."""
         at = p.at
-        if at in self.tiles:
-            return Reason("hex-occupied", {"at": at, "line": self.tiles[at].line})
-        if self.tiles and not self.neighbors_count(at):
+        tiles = self.tiles
+        if at in tiles:
+            return Reason("hex-occupied", {"at": at, "line": tiles[at].line})
+        q, r = at
+        code = p.code
+        count = 0
+        for e in range(6):
+            dq, dr = _D[e]
+            other = tiles.get((q + dq, r + dr))  # type: ignore[call-overload]
+            if other is None:
+                continue
+            count += 1
+            a, b = code[e], other.code[_OPP[e]]
+            if not edges_can_meet(a, b):
+                return Reason("edge-mismatch", {"terrain": TERRAINS[a], "edge": e,
+                                                "other": TERRAINS[b],
+                                                "neighbour": Hex(q + dq, r + dr)})
+        if tiles and not count:
             return Reason("touches-nothing", {"at": at})
-        conflict = self.edge_conflict(at, p.code)
-        if conflict:
-            return conflict
         task = p.task
         if task is None or task.value is None:
             return None
         if task.type == "wraparound":
-            count = self.neighbors_count(at)
             if count > task.value:
                 return Reason("wraparound-too-many-neighbours", {
                     "task": task.text(), "neighbours": count, "value": task.value})
             return None
-        self.push(p)
-        try:
-            state, why, _ = self.marker_state(self.markers[-1])
-        finally:
-            self.pop()
-        if state == FAILED:
-            return Reason("task-fails-at-once", {"task": task.text(), "why": why})
+        failed = self.own_marker_fails(p)
+        if failed is not None:
+            return Reason("task-fails-at-once", {"task": task.text(), "why": failed})
         return None
+
+    def own_marker_fails(self, p: Placement) -> Reason | None:
+        """Why the marker of task tile ``p`` would fail right after ``p`` is placed (its
+        state as ``marker_state`` would give it), or None. Read off the union-find
+        without placing the tile (no split areas: then ``p`` is pushed and popped)."""
+        task = p.task
+        assert task is not None and task.value is not None
+        if p.split:
+            self.push(p)
+            try:
+                state, why, _ = self.marker_state(self.markers[-1])
+            finally:
+                self.pop()
+            return why if state == FAILED else None
+        n = task.value
+        reasons: list[Reason] = []
+        tiles, nodes_of, find = self.tiles, self._nodes, self.find
+        q, r = p.at
+        code = p.code
+        for name in task.terrains:
+            letter = LETTER_OF[name]
+            roots: set[int] = set()
+            empty = 0
+            facing: list[int] = []
+            for e in range(6):
+                dq, dr = _D[e]
+                nb = (q + dq, r + dr)
+                other = tiles.get(nb)  # type: ignore[call-overload]
+                if other is None:
+                    empty += code[e] == letter
+                    continue
+                opp = _OPP[e]
+                root = find(nodes_of[nb][opp])  # type: ignore[index]
+                facing.append(root)
+                if code[e] == letter and other.code[opp] == letter:
+                    roots.add(root)
+            if not roots:
+                size = 1
+            elif len(roots) == 1:
+                size = 1 + len(self._tiles_of[next(iter(roots))])
+            else:
+                joined: set[Hex] = set()
+                for root in roots:
+                    joined.update(self._tiles_of[root])
+                size = 1 + len(joined)
+            if size == n:
+                return None
+            params = {"terrain": name, "size": size, "value": n}
+            if size > n:
+                reasons.append(Reason("size-over", params))
+                continue
+            open_edges = empty + sum(self._open[root] for root in roots) - sum(
+                1 for root in facing if root in roots)
+            if open_edges:
+                return None
+            reasons.append(Reason("closed-short", params))
+        return reasons[0] if len(reasons) == 1 else Reason("all-of", {"parts": reasons})
 
     def why_illegal(self, p: Placement) -> str | None:
         """``illegal_reason`` in words (``"track edge 0 meets grain at (0, 0)"``)."""

@@ -64,12 +64,14 @@ class Explanation:
 
 
 def total_of(
-    items: list[Explanation], text: str, rulings: Iterable[str] = (), shallow: bool = False
+    items: list[Explanation], why: Reason, rulings: Iterable[str] = (), shallow: bool = False
 ) -> Explanation:
-    """An explanation summing ``items`` (``shallow``: keep only their value and text,
-    for subtotals whose parts are explained in their own rows)."""
+    """An explanation summing ``items``, its sentence rendered from ``why`` (``shallow``:
+    keep only the parts' value, text and code, for subtotals whose parts are explained
+    in their own rows)."""
     tiles = [t for i in items for t in i.tiles]
     turns = [t for i in items for t in i.turns]
     rulings = [*rulings, *(r for i in items for r in i.rulings)]
-    parts = [Explanation(i.value, i.text) for i in items] if shallow else items
-    return Explanation(sum(i.value for i in items), text, tiles, turns, rulings, parts)
+    parts = [Explanation(i.value, i.text, why=i.why) for i in items] if shallow else items
+    return Explanation(sum(i.value for i in items), render(why), tiles, turns, rulings, parts,
+                       why)

@@ -120,7 +120,7 @@ def replay(record: Record) -> Game:
             if figure_warning(record, p):
                 game.warnings.append(Warning(p.line, board.turn, Reason(
                     "heart-on-task-or-special", {"tile": _tile_kind(p), "at": p.at})))
-            active_after = sum(1 for m in board.markers if m.state == "active")
+            active_after = board.active_count
             new_marker = len(board.markers) - markers_before
             steps.append(Step(p, board.turn, active, active_after < active + new_marker))
             active = active_after
@@ -156,7 +156,7 @@ def figure_warning(record: Record, p: Placement) -> bool:
     """R-10: a board-game heart (red or golden) on a task or special tile is scored and
     warned about (its cards are not known; the Duel's rule by analogy)."""
     return (not record.is_duel and (p.heart or p.golden_heart)
-            and _tile_kind(p) != "landscape")
+            and _tile_kind(p) != "landscape" and record.ruleset.on("R-10"))
 
 
 def placement_reason(record: Record, board: Board, p: Placement) -> Reason | None:
@@ -173,8 +173,7 @@ def check_unlocked(record: Record) -> None:
     for uid in record.unlocked:
         if uid not in known:
             raise NotationError(
-                f"unlocked: unknown id {uid!r} (score rows: {', '.join(SCORE_ROWS)}; also "
-                "boxes, achievement ids, red-heart)",
+                Reason("unknown-unlock", {"id": uid, "rows": list(SCORE_ROWS)}),
                 record.header_lines.get("unlocked"),
             )
 

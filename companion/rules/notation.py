@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from companion.rules.errors import NotationError
 from companion.rules.hexgrid import Hex
 from companion.rules.numbers import COORDINATE_LIMIT, COUNT_LIMIT, whole_number
+from companion.rules.reasons import Reason
 from companion.rules.tiles import LETTER_OF, TERRAINS, check_code, parse_split
 
 GAMES = ("board-game", "duel")
@@ -218,22 +219,18 @@ def parse_task(value: str, game: str) -> TaskSpec:
     if slash:
         number = whole_number(num, 0, COUNT_LIMIT)
         if number is None:
-            raise NotationError(f"task={value}: marker value {num!r} is not a number")
+            raise NotationError(Reason("task-value-not-number", {"task": value, "value": num}))
     if head.startswith("double:"):
         if game != "duel":
-            raise NotationError(f"task={value}: double tasks exist only in the duel")
+            raise NotationError(Reason("double-only-in-duel", {"task": value}))
         names = tuple(head[len("double:"):].split("+"))
         if len(names) != 2 or names[0] == names[1] or any(n not in TASK_TYPES for n in names):
-            raise NotationError(
-                f"task={value}: a double task names two different types, e.g. "
-                "double:forest+village/6"
-            )
+            raise NotationError(Reason("double-needs-two-types", {"task": value}))
         return TaskSpec("double", number, names)
     allowed = DUEL_TASK_TYPES if game == "duel" else TASK_TYPES
     if head not in allowed or head == "double":
-        raise NotationError(
-            f"task={value}: unknown task type {head!r} (one of {', '.join(allowed)})"
-        )
+        raise NotationError(Reason("unknown-task-type", {"task": value, "type": head,
+                                                         "known": list(allowed)}))
     if head == "wraparound":
         return TaskSpec("wraparound", number, ())
     return TaskSpec(head, number, (head,))
@@ -249,87 +246,80 @@ def _check_marker_value(spec: TaskSpec, game: str, where: str) -> None:
         ok = spec.value in (4, 5, 6) or (spec.value == 7 and spec.type in TERRITORY_TYPES)
         boxes = "4, 5, 6 or 7" if spec.type in TERRITORY_TYPES else "4, 5 or 6"
     if not ok:
-        raise NotationError(
-            f"{where}{spec.text()}: no {spec.type} marker shows {spec.value} "
-            f"(the {game} has {boxes})"
-        )
+        raise NotationError(Reason("no-such-marker", {
+            "where": where, "task": spec.text(), "type": spec.type, "value": spec.value,
+            "game": game, "boxes": boxes}))
 
 
 def parse_placement(text: str, game: str, line: int | None = None) -> Placement:
     """Parse ``Q R CODE [ATTRIBUTE ...]`` (the line without comment)."""
     parts = text.split()
     if len(parts) < 3:
-        raise NotationError(f"expected 'Q R CODE [ATTRIBUTES]', got {text.strip()!r}")
+        raise NotationError(Reason("placement-form", {"text": text.strip()}))
     q, r, code = parts[0], parts[1], parts[2]
     at_q = whole_number(q, -COORDINATE_LIMIT, COORDINATE_LIMIT)
     at_r = whole_number(r, -COORDINATE_LIMIT, COORDINATE_LIMIT)
     if at_q is None or at_r is None:
-        raise NotationError(f"position {q} {r} is not two whole numbers from "
-                            f"-{COORDINATE_LIMIT} to {COORDINATE_LIMIT}")
+        raise NotationError(Reason("position-not-numbers", {"q": q, "r": r,
+                                                            "limit": COORDINATE_LIMIT}))
     check_code(code)
     seen: set[str] = set()
     values: dict[str, object] = {}
     for token in parts[3:]:
         key, eq, val = token.partition("=")
         if key in seen:
-            raise NotationError(f"attribute {key!r} given twice")
+            raise NotationError(Reason("attribute-twice", {"key": key}))
         seen.add(key)
         if key in BARE_ATTRIBUTES:
             if eq:
-                raise NotationError(f"attribute {key!r} takes no value")
+                raise NotationError(Reason("attribute-takes-no-value", {"key": key}))
             values[key.replace("-", "_")] = True
             continue
         if key not in ATTRIBUTE_ORDER:
-            raise NotationError(
-                f"unknown attribute {token!r} (known: {', '.join(ATTRIBUTE_ORDER)})"
-            )
+            raise NotationError(Reason("unknown-attribute", {"token": token,
+                                                             "known": list(ATTRIBUTE_ORDER)}))
         if not eq or not val:
-            raise NotationError(f"attribute {key!r} needs a value ({key}=...)")
+            raise NotationError(Reason("attribute-needs-value", {"key": key}))
         if key == "task":
             spec = parse_task(val, game)
             _check_marker_value(spec, game, "task=")
             for name in spec.terrains:
                 if LETTER_OF[name] not in code:
-                    raise NotationError(
-                        f"task={val}: tile {code} shows no {name} edge for the marker"
-                    )
+                    raise NotationError(Reason("task-terrain-missing", {
+                        "task": val, "code": code, "terrain": name}))
             values["task"] = spec
         elif key == "flag":
             if val not in FLAG_TYPES:
-                raise NotationError(f"flag={val}: a flag is forest, grain or village")
+                raise NotationError(Reason("flag-type", {"flag": val}))
             if LETTER_OF[val] not in code:
-                raise NotationError(f"flag={val}: tile {code} shows no {val} edge")
+                raise NotationError(Reason("flag-terrain-missing", {"flag": val, "code": code}))
             values["flag"] = val
         elif key == "special":
             if val not in SPECIAL_TILES:
-                raise NotationError(
-                    f"special={val}: unknown special tile (known: {', '.join(SPECIAL_TILES)})"
-                )
+                raise NotationError(Reason("unknown-special", {"special": val,
+                                                                 "known": list(SPECIAL_TILES)}))
             values["special"] = val
         elif key in ("sheep", "crossing"):
             count = whole_number(val, 0, COUNT_LIMIT)
             if count is None or val[0] in "+-":
-                raise NotationError(f"{key}={val}: expected a whole number from 0 to "
-                                    f"{COUNT_LIMIT}")
+                raise NotationError(Reason("count-not-number", {"key": key, "value": val,
+                                                                "limit": COUNT_LIMIT}))
             values[key] = count
         elif key == "markers":
             nums = val.split(",")
             laid = [whole_number(n, 0, COUNT_LIMIT) if n.isdigit() else None for n in nums]
             if None in laid:
-                raise NotationError(f"markers={val}: expected numbers like markers=5,6")
+                raise NotationError(Reason("markers-not-numbers", {"value": val}))
             values["markers"] = tuple(laid)
         elif key == "split":
             parse_split(val, code)
             values["split"] = val
     if values.get("mill") and "G" not in code:
-        raise NotationError(f"mill: the Great Mill stands on grain, and tile {code} shows none")
+        raise NotationError(Reason("mill-needs-grain", {"code": code}))
     if "markers" in values:
         kind = SECOND_TIME_SPECIALS.get(str(values.get("special")))
         if kind is None:
-            raise NotationError(
-                "markers= belongs on a Forest Cabin, Harvest Festival, Watchtower, Locomotive "
-                "or Ship tile (special=...)"
-            )
+            raise NotationError(Reason("markers-need-special", {}))
         for value in values["markers"]:  # type: ignore[attr-defined]
             _check_marker_value(TaskSpec(kind, value, (kind,)), game, "markers=")
     return Placement(Hex(at_q, at_r), code, **values, line=line)  # type: ignore[arg-type]
@@ -357,7 +347,7 @@ def format_placement(p: Placement) -> str:
 def _parse_header(record: Record, key: str, value: str) -> None:
     if key == "game":
         if value not in GAMES:
-            raise NotationError(f"game: {value!r} is not board-game or duel")
+            raise NotationError(Reason("unknown-game", {"game": value}))
         record.game = value
     elif key == "date":
         record.date = value
@@ -370,23 +360,20 @@ def _parse_header(record: Record, key: str, value: str) -> None:
         for item in _split_list(value):
             spec = parse_task(item, record.game)
             if spec.value is None:
-                raise NotationError(f"completed: {item!r} needs a value, e.g. forest/5")
+                raise NotationError(Reason("completed-needs-value", {"item": item}))
             _check_marker_value(spec, record.game, "completed: ")
             specs.append(spec)
         record.completed = specs
     elif key == "modules":
         mods = _split_list(value)
         if not all(m in ("1", "2") for m in mods):
-            raise NotationError(f"modules: {value!r}: the duel has modules 1 and 2")
+            raise NotationError(Reason("unknown-modules", {"modules": value}))
         record.modules = sorted({int(m) for m in mods})
     elif key == "cards":
         cards = _split_list(value)
         for c in cards:
             if c not in MODULE1_CARDS:
-                raise NotationError(
-                    f"cards: unknown card {c!r} (large-, master-, many- with forest, grain, "
-                    "village)"
-                )
+                raise NotationError(Reason("unknown-card", {"card": c}))
         record.cards = cards
     elif key == "rulings":
         from companion.rules.rulings import RuleSet
@@ -416,30 +403,27 @@ def parse_record(text: str) -> Record:
                 value = value.strip()
                 if key == "player":
                     if record.game != "duel":
-                        raise NotationError(
-                            "'player:' sections belong to duel records (add 'game: duel' first)"
-                        )
+                        raise NotationError(Reason("player-outside-duel", {}))
                     if not value:
-                        raise NotationError("player: needs a name")
+                        raise NotationError(Reason("player-needs-name", {}))
                     if any(s.player == value for s in record.sections):
-                        raise NotationError(f"player {value!r} has a section already")
+                        raise NotationError(Reason("player-twice", {"player": value}))
                     section = Section(value, [], number)
                     record.sections.append(section)
                     continue
                 if key not in HEADERS:
-                    raise NotationError(
-                        f"unknown header {key!r} (known: {', '.join(HEADERS)}, player)"
-                    )
+                    raise NotationError(Reason("unknown-header", {"key": key,
+                                                                  "known": list(HEADERS)}))
                 if section is not None:
-                    raise NotationError(f"header {key!r} must come before the first placement")
+                    raise NotationError(Reason("header-after-placement", {"key": key}))
                 if key in record.header_lines:
-                    raise NotationError(f"header {key!r} given twice")
+                    raise NotationError(Reason("header-twice", {"key": key}))
                 record.header_lines[key] = number
                 _parse_header(record, key, value)
                 continue
             if section is None:
                 if record.game == "duel":
-                    raise NotationError("a duel record starts each landscape with 'player: NAME'")
+                    raise NotationError(Reason("duel-needs-player", {}))
                 section = Section(None, [], None)
                 record.sections.append(section)
             section.placements.append(parse_placement(line, record.game, number))
@@ -452,19 +436,16 @@ def parse_record(text: str) -> Record:
 def _check_record(record: Record) -> None:
     if record.game == "board-game" and (record.modules or record.cards):
         line = record.header_lines.get("modules") or record.header_lines.get("cards")
-        raise NotationError("modules and cards belong to duel records", line)
+        raise NotationError(Reason("modules-outside-duel", {}), line)
     if record.game == "duel" and record.cards and 1 not in record.modules:
-        raise NotationError(
-            "cards: Module 1 task cards need 'modules: 1'", record.header_lines.get("cards")
-        )
+        raise NotationError(Reason("cards-need-module1", {}), record.header_lines.get("cards"))
     if record.game == "duel" and not record.sections:
-        raise NotationError("a duel record needs at least one 'player:' section")
+        raise NotationError(Reason("duel-needs-section", {}))
     for section in record.sections:
         for p in section.placements:
             if record.game == "board-game" and p.special in DUEL_SPECIALS:
-                raise NotationError(
-                    f"special={p.special} is a duel point of interest", p.line
-                )
+                raise NotationError(Reason("duel-special-in-board-game", {
+                    "special": p.special}), p.line)
 
 
 def write_record(record: Record) -> str:

@@ -137,6 +137,67 @@ def _territory(p: Params) -> str:
     return f"{p['terrain']} {_kind(p)} of {p['size']} tile(s), {state}"
 
 
+PAD_SUMS = {"S1": "S1: sum of B1-B5", "S2": "S2: flags plus longest track and stream",
+            "S3": "S3: unlocked components", "H": "H: S1 + S2 + S3"}
+DUEL_SUMS = {"tasks": "tasks: sum of the seven task rows",
+             "bonus": "flags plus longest track and stream",
+             "subtotal": "subtotal: tasks plus flags and longest",
+             "total": "total: subtotal + Module 1 + Module 2",
+             "module1": "Module 1: sum of the task cards in play",
+             "module1-none": "Module 1: no task card named in cards:",
+             "module1-off": "Module 1 is not in play (modules:)",
+             "module2-off": "Module 2 is not in play (modules:)"}
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ..."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _place(place: Params) -> str:
+    shared = place["shared"]
+    if not shared:
+        return "no place: 0"
+    first, last = ordinal(shared[0]), ordinal(shared[-1])
+    if len(shared) == 1:
+        return f"{first} place: {place['points']}"
+    names = f"{first} and {last}" if len(shared) == 2 else f"{first} to {last}"
+    return (f"tied for {names} place: {place['pooled']} shared by {len(shared)} = "
+            f"{place['points']}")
+
+
+def _others(p: Params, word: str) -> str:
+    rest = [f"{who} {word.format(k) if k is not None else 'never'}" for who, k in p["others"]]
+    return f" ({'; '.join(rest)})" if rest else ""
+
+
+def _count(p: Params) -> str:
+    n = p["count"]
+    return f"{n} closed {p['kind']} {'territory' if n == 1 else 'territories'}"
+
+
+def _choices(choices: Any) -> str:
+    """Choice points: ``4th completed task at turn 6 (forest/6 at (1, 0))``."""
+    out = []
+    for c in choices:
+        when = f"turn {c['turn']}" if c.get("turn") is not None else "a turn not in the log"
+        what = f" ({c['task']} at {_hex(c['at'])})" if c.get("task") else ""
+        out.append(f"{ordinal(c['nth'])} completed task at {when}{what}")
+    return ", ".join(out) or "none reached"
+
+
+def _label(special: str) -> str:
+    return special.replace("-", " ").title()
+
+
+def _where(p: Params) -> str:
+    return ", ".join(f"{n} at {_hex(h)}" for n, h in p["where"]) or "none"
+
+
+def _totals(p: Params) -> str:
+    return ", ".join(f"{who} {total}" for who, total in p["totals"])
+
+
 def _reveal(p: Params) -> str:
     return f"{p['who']}: " if p.get("who") else ""
 
@@ -177,6 +238,108 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                                 f"at turn {p['turn']}: {render(p['why'])}"),
     "marker-active": lambda p: (f"{p['task']} at {_hex(p['at'])} (line {p['line']}) still "
                                 f"active: {render(p['why'])}"),
+    "tasks-row": lambda p: f"{p['type']} tasks: sum of completed markers",
+    # ---- flags, sums and rows of the sheets
+    "flag-closed": lambda p: (f"flag at {_hex(p['at'])}: closed {p['kind']} territory of "
+                              f"{p['size']} tile(s)"),
+    "flag-open": lambda p: f"flag at {_hex(p['at'])}: {_territory(p)}: 0",
+    "flags-row": lambda p: (f"{p['kind']} flags: each flag in a closed {p['kind']} territory "
+                            f"scores its size"),
+    "pad-sum": lambda p: PAD_SUMS[p["pad"]],
+    "duel-sum": lambda p: DUEL_SUMS[p["row"]],
+    "unlocked-scored-once": lambda p: f"{p['id']}: scored once, under {p['row']}",
+    "unlocked-no-row": lambda p: f"{p['id']}: unlocked, no row of its own",
+    "winner": lambda p: f"{p['who']} wins with {p['total']} ({_totals(p)})",
+    "shared-win": lambda p: (f"shared win: {', '.join(p['who'])} tie on {p['total']} "
+                             f"({_totals(p)})"),
+    # ---- Duel Module 1
+    "large-never": lambda p: (f"Large {p['kind']}: never owned a closed {p['kind']} territory "
+                              f"of {p['size']}+ tiles: 0{_others(p, 'at turn {}')}"),
+    "large-reached": lambda p: (
+        f"Large {p['kind']}: first closed {p['kind']} territory of {p['size']}+ tiles at "
+        f"turn {p['turn']} ({p['tiles']} tiles); {_place(p['place'])}{_others(p, 'at turn {}')}"),
+    "master-none": lambda p: (
+        f"{p['kind'].title()} Master: no closed {p['kind']} territory of {p['size']}+ tiles: "
+        f"0 (house rule R-9){_others(p, '{}')}"),
+    "master-count": lambda p: (
+        f"{p['kind'].title()} Master: {_count(p)} of {p['size']}+ tiles; "
+        f"{_place(p['place'])}{_others(p, '{}')}"),
+    "many-count": lambda p: (
+        f"Many {p['kind']}: {_count(p)} of {p['size']}+ tiles -> {p['points']} (2->1, 3->2, "
+        f"4->4, 5->6, 6->9, 7->12, 8+->15)"),
+    "closed-territory": lambda p: f"closed {p['kind']} territory of {p['size']} tiles",
+    # ---- Duel Module 2
+    "special-near": lambda p: (
+        f"{p['special'].replace('-', ' ').title()} at {_hex(p['at'])}: {p['count']} tile(s) "
+        f"showing {p['kind']} within distance {p['reach']}"),
+    "special-row": lambda p: (f"School / Granary / Old Oak: 1 per tile showing its terrain "
+                              f"within distance {p['reach']}"),
+    "special-none": lambda p: "no School / Granary / Old Oak tile",
+    "photographer-row": lambda p: (
+        f"Photographer: {p['cameras']} camera(s), 1 each"
+        + (f" (chosen at turn {p['turn']})" if p["cameras"] and p.get("turn") is not None
+           else "")),
+    "heart-edges": lambda p: (f"heart on {_hex(p['at'])} (turn {p['turn']}): {p['count']} "
+                              f"matching edge(s) {p['edges']}"),
+    "hearts-none": lambda p: "no hearts chosen (no heart in the landscape)",
+    "hearts-row": lambda p: (
+        "Hearts, " + (f"chosen at turn {p['turn']} (inferred: the last choice point before "
+                      f"the first heart)" if p.get("turn") is not None
+                      else "choice point unknown")
+        + f", {p['allowed']} allowed: 1 per edge meeting the same terrain (meadow too)"),
+    "module2-row": lambda p: (
+        f"Module 2: choice points {_choices(p['choices'])}; inferred from the record: "
+        + ("; ".join(f"{name} chosen at turn {t}" if t is not None else f"{name}: turn unknown"
+                     for name, t in p["chosen"]) or "no point of interest")),
+    # ---- unlocked components (rows E)
+    "none-on-map": lambda p: f"no {p['what']} on the map",
+    "heart-matching": lambda p: (
+        f"{p['label']} on {_hex(p['at'])}: {p['count']} matching edge(s) "
+        f"{p['edges'] or ''} x {p['per_edge']}".replace("  ", " ")),
+    "hearts-total": lambda p: (f"{p['label']}: {p['per_edge']} per edge meeting the same "
+                               f"terrain (meadow too, empty hexes not)"),
+    "no-special-tile": lambda p: f"no {_label(p['special'])} tile on the map",
+    "special-tiles": lambda p: f"{_label(p['special'])}: {p['count']} tiles",
+    "special-shows-no": lambda p: (f"{_label(p['special'])} at {_hex(p['at'])}"
+                                   + (": the tile shows no grain" if p["special"] == "great-mill"
+                                      else f" shows no {p['kind']}")),
+    "circus": lambda p: (
+        f"Circus at {_hex(p['at'])}: all 6 neighbouring hexes hold tiles" if p["around"] == 6
+        else f"Circus at {_hex(p['at'])}: {p['around']} of 6 neighbours; empty: "
+             f"{_hexes(p['empty'])}"),
+    "signalman": lambda p: (
+        f"Signalman at {_hex(p['at'])}: {p['count']} grade crossing(s) on "
+        + (f"its track network of {p['size']} tiles" if p["whole"]
+           else "its tile and direct track neighbours (R-3 off)")
+        + f" ({_where(p)}) x 2"),
+    "shepherdess": lambda p: (f"Shepherdess at {_hex(p['at'])}: {p['count']} sheep on "
+                              f"{p['tiles']} tile(s) joined through meadow ({_where(p)})"),
+    "hill": lambda p: (f"Hill at {_hex(p['at'])}: {p['count']} task tile(s) within distance "
+                       f"{p['reach']} x 2"),
+    "construction-territory": lambda p: (
+        f"{p['kind']} territory of {p['size']} tile(s)"
+        + (" (7+): 7" if p["points"] else " (under 7): 0")),
+    "construction-site": lambda p: (f"Construction Site at {_hex(p['at'])}: 7 per forest/"
+                                    f"grain/village territory of 7+ tiles"),
+    "balloon-none": lambda p: f"Balloon Launch Site at {_hex(p['at'])}: no balloon on the map",
+    "balloon": lambda p: (f"Balloon Launch Site at {_hex(p['at'])}: balloon at "
+                          f"{_hex(p['balloon'])}, {p['distance']} hex(es) away x 2"),
+    "second-time": lambda p: (
+        f"{_label(p['special'])} at {_hex(p['at'])}: completed {p['kind']} markers "
+        f"{p['values'] or 'none'} score again"
+        + (f" (warning: no completed {p['kind']} marker of {p['unmatched']} to lay)"
+           if p["unmatched"] else "")),
+    "closed-network": lambda p: (f"{_label(p['special'])} at {_hex(p['at'])}: closed "
+                                 f"{p['terrain']} network of {p['size']} tiles"),
+    "open-network": lambda p: f"{_label(p['special'])} at {_hex(p['at'])}: its {_territory(p)}: 0",
+    "mill-misplaced": lambda p: (f"Great Mill at {_hex(p['at'])}: the figure stands on a "
+                                 f"{p['tile']} tile; it may only go on a grain landscape "
+                                 f"tile: 0"),
+    "mill-open": lambda p: f"Great Mill at {_hex(p['at'])}: its {_territory(p)}: 0",
+    "mill-closed": lambda p: (
+        f"Great Mill at {_hex(p['at'])}: closed grain territory of {p['size']} tiles with "
+        f"{p['tasks']} completed grain task(s) and {p['flags']} yellow flag(s), 2 each"),
+    "great-mill": lambda p: "Great Mill",
     # ---- explanations of the longest rows and of territories
     "longest-none": lambda p: f"no {p['kind']} on the map",
     "longest-chain": lambda p: (f"longest {p['kind']}: the longest chain of {p['size']} "
@@ -225,7 +388,7 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
         "(forest, grain, village): scored as written"),
     "special-off-choice": lambda p: (
         f"{p['who']}: {p['special']} tile placed at turn {p['turn']}, which is no choice "
-        f"point of theirs (choice points: {p['choices']})"),
+        f"point of theirs (choice points: {_choices(p['choices'])})"),
     "second-special": lambda p: (
         f"{p['who']}: a second School / Granary / Old Oak tile ({p['special']}); each player "
         f"takes only one of the three"),
@@ -239,7 +402,7 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                                        f"choice point before it"),
     "too-many-points": lambda p: (
         f"{p['who']}: {p['count']} points of interest ({', '.join(p['names'])}) but only "
-        f"{p['reached']} choice point(s) reached ({p['choices']})"),
+        f"{p['reached']} choice point(s) reached ({_choices(p['choices'])})"),
     "too-many-hearts": lambda p: (
         f"{p['who']}: {p['count']} hearts in the landscape; only {p['allowed']} allowed "
         f"({p['first']} for the first chooser, {p['later']} for a later one)"),
@@ -255,6 +418,102 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                                    f"holds {p['have']} for both players"),
     # ---- a refusal explained for the players: the reason, the edge named, and the rule
     "rule-broken": lambda p: _explained(p["why"]),
+    # ---- notation: records, tile codes, attributes, headers (notation.md)
+    "bad-tile-code": lambda p: (
+        f"tile code {p['code']!r} is not six of the letters F G V T S M ("
+        + (f"unknown letter {p['letter']!r}" if p.get("letter")
+           else f"{p['length']} letters, need 6") + ")"),
+    "split-form": "split {split!r}: expected LETTER:EDGES/EDGES, e.g. F:01/3",
+    "split-terrain-twice": "split {split!r}: terrain {letter} named twice",
+    "split-bad-group": "split {split!r}: {group!r} is not a group of edges 0-5",
+    "split-edge-twice": "split {split!r}: an edge is in two groups",
+    "split-wrong-edges": lambda p: (f"split {p['split']!r}: the {p['terrain']} edges of "
+                                    f"{p['code']} are {p['edges'] or 'none'}"),
+    "task-value-not-number": "task={task}: marker value {value!r} is not a number",
+    "double-only-in-duel": "task={task}: double tasks exist only in the duel",
+    "double-needs-two-types": ("task={task}: a double task names two different types, e.g. "
+                               "double:forest+village/6"),
+    "unknown-task-type": lambda p: (f"task={p['task']}: unknown task type {p['type']!r} (one "
+                                    f"of {', '.join(p['known'])})"),
+    "no-such-marker": "{where}{task}: no {type} marker shows {value} (the {game} has {boxes})",
+    "placement-form": "expected 'Q R CODE [ATTRIBUTES]', got {text!r}",
+    "position-not-numbers": "position {q} {r} is not two whole numbers from -{limit} to {limit}",
+    "attribute-twice": "attribute {key!r} given twice",
+    "attribute-takes-no-value": "attribute {key!r} takes no value",
+    "unknown-attribute": lambda p: (f"unknown attribute {p['token']!r} (known: "
+                                    f"{', '.join(p['known'])})"),
+    "attribute-needs-value": "attribute {key!r} needs a value ({key}=...)",
+    "task-terrain-missing": "task={task}: tile {code} shows no {terrain} edge for the marker",
+    "flag-type": "flag={flag}: a flag is forest, grain or village",
+    "flag-terrain-missing": "flag={flag}: tile {code} shows no {flag} edge",
+    "unknown-special": lambda p: (f"special={p['special']}: unknown special tile (known: "
+                                  f"{', '.join(p['known'])})"),
+    "count-not-number": "{key}={value}: expected a whole number from 0 to {limit}",
+    "markers-not-numbers": "markers={value}: expected numbers like markers=5,6",
+    "mill-needs-grain": "mill: the Great Mill stands on grain, and tile {code} shows none",
+    "markers-need-special": ("markers= belongs on a Forest Cabin, Harvest Festival, "
+                             "Watchtower, Locomotive or Ship tile (special=...)"),
+    "unknown-game": "game: {game!r} is not board-game or duel",
+    "completed-needs-value": "completed: {item!r} needs a value, e.g. forest/5",
+    "unknown-modules": "modules: {modules!r}: the duel has modules 1 and 2",
+    "unknown-card": ("cards: unknown card {card!r} (large-, master-, many- with forest, "
+                     "grain, village)"),
+    "player-outside-duel": "'player:' sections belong to duel records (add 'game: duel' first)",
+    "player-needs-name": "player: needs a name",
+    "player-twice": "player {player!r} has a section already",
+    "unknown-header": lambda p: (f"unknown header {p['key']!r} (known: "
+                                 f"{', '.join(p['known'])}, player)"),
+    "header-after-placement": "header {key!r} must come before the first placement",
+    "header-twice": "header {key!r} given twice",
+    "duel-needs-player": "a duel record starts each landscape with 'player: NAME'",
+    "modules-outside-duel": "modules and cards belong to duel records",
+    "cards-need-module1": "cards: Module 1 task cards need 'modules: 1'",
+    "duel-needs-section": "a duel record needs at least one 'player:' section",
+    "duel-special-in-board-game": "special={special} is a duel point of interest",
+    "unknown-unlock": lambda p: (f"unlocked: unknown id {p['id']!r} (score rows: "
+                                 f"{', '.join(p['rows'])}; also boxes, achievement ids, "
+                                 f"red-heart)"),
+    "unknown-ruling": "rulings: unknown ruling {item!r} (R-1 to R-10)",
+    "ruling-state": "rulings: {item!r}: use {id}=on or {id}=off",
+    "ruling-fixed": "rulings: {id} cannot be switched off",
+    # ---- recording
+    "no-such-player": "no player {player!r} in this game",
+    "nothing-to-undo": "nothing to undo",
+    "marker-not-left": "no {type} marker of {value} is left in the box",
+    "completed-not-listed": "that completed marker is not in the list",
+    # ---- the campaign (notation.md section 4, rules.md section 6)
+    "spend-form": lambda p: (f"spend: expected 'PATH N' (e.g. start-box1 2), got "
+                             f"{p['text'] or 'nothing'!r}"),
+    "spend-at-least-one": "spend: {text!r}: cross at least 1 circle",
+    "spend-too-many": "spend: {text!r}: at most {limit} circles at once",
+    "not-a-score": "game: {value!r} is not a score (a whole number of points from 0 to {limit})",
+    "not-an-achievement-id": "achieved: {value!r} is not an achievement id (e.g. great-mill)",
+    "campaign-line-form": lambda p: (f"expected 'key: value' (one of {', '.join(p['known'])}), "
+                                     f"got {p['line']!r}"),
+    "campaign-unknown-key": lambda p: (f"unknown key {p['key']!r} (known: "
+                                       f"{', '.join(p['known'])})"),
+    "campaign-key-after-game": "{key}: must come before the first game",
+    "campaign-key-twice": "{key}: given twice",
+    "unknown-hex": "unknown hex {hex!r}{suggest}",
+    "not-an-end": "{hex} is not an end of path {path} ({low} and {high})",
+    "end-not-reached": "cannot cross {path} from {hex}: it is not reached",
+    "path-not-reachable": "path {path} cannot be crossed yet: neither {low} nor {high} is reached",
+    "no-game-yet": "no game recorded yet: crosses come from a game's score",
+    "cross-at-least-one": "cross at least 1 circle (got {count})",
+    "unknown-path": "unknown path {path!r}{suggest}",
+    "path-full": "path {path} is full ({circles} of {circles} circles crossed)",
+    "path-too-short": lambda p: (f"path {p['path']} has {p['left']} circle"
+                                 f"{_plural(p['left'], '', 's')} left, cannot cross {p['count']}"),
+    "not-enough-crosses": lambda p: (
+        f"spending {p['count']} cross{_plural(p['count'], '', 'es')} but only "
+        f"{p['available']} available (game {p['game']} earned {p['earned']}, {p['spent']} "
+        f"spent)"),
+    "achieved-before-game": "achieved: comes after the game in which it was met",
+    "unknown-achievement": "unknown achievement {id!r}{suggest}",
+    "achievement-on-track": ("{id} is a hex of the advancement track: it is unlocked by "
+                             "reaching it, not ticked"),
+    "already-achieved": "{id} is already achieved",
+    "negative-score": "a game's score cannot be negative ({score})",
     # ---- a sentence the engine has not coded yet (notation and campaign errors)
     "message": lambda p: str(p["text"]),
 }

@@ -108,7 +108,7 @@ def section_of(record: Record, player: str | None) -> Section:
     for s in record.sections:
         if s.player == player:
             return s
-    raise NotationError(f"no player {player!r} in this game")
+    raise NotationError(Reason("no-such-player", {"player": player}))
 
 
 # ------------------------------------------------------------------ placing
@@ -180,7 +180,7 @@ def undo(text: str) -> tuple[str, RedoEntry]:
     position = load_position(text)
     last = last_section(position.record, position.game)
     if last is None:
-        raise NotationError("nothing to undo")
+        raise NotationError(Reason("nothing-to-undo", {}))
     record = parse_record(text)
     section = section_of(record, last.player)
     p = section.placements.pop()
@@ -200,7 +200,7 @@ def add_completed(text: str, kind: str, value: int) -> str:
     record = parse_record(text)
     spec = parse_task(f"{kind}/{value}", record.game)
     if markers_left(record, spec.type, value) <= 0:
-        raise NotationError(f"no {spec.type} marker of {value} is left in the box")
+        raise NotationError(Reason("marker-not-left", {"type": spec.type, "value": value}))
     record.completed.append(spec)
     out = write_record(record)
     parse_record(out)  # the header's own checks (marker values)
@@ -210,7 +210,7 @@ def add_completed(text: str, kind: str, value: int) -> str:
 def remove_completed(text: str, index: int) -> str:
     record = parse_record(text)
     if not 0 <= index < len(record.completed):
-        raise NotationError("that completed marker is not in the list")
+        raise NotationError(Reason("completed-not-listed", {}))
     del record.completed[index]
     return write_record(record)
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.rules.errors import NotationError
+from companion.rules.reasons import Reason
 
 
 def N_(text: str) -> str:
@@ -83,6 +84,10 @@ RULINGS: dict[str, Ruling] = {r.id: r for r in (
               "count of 0 included (the card names no minimum)."),
            N_("House rule, on: a player without such a territory scores 0."),
            house_rule=True),
+    Ruling("R-10", N_("Board-game hearts"),
+           N_("A red or golden heart on a task or special tile is scored and warned about "
+              "(the Duel's rule by analogy: a heart lies only on a landscape tile)."),
+           N_("Off: no warning.")),
 )}
 
 
@@ -109,16 +114,16 @@ class RuleSet:
             rid, eq, state = item.partition("=")
             rid = rid.strip().upper()
             if rid not in RULINGS:
-                raise NotationError(f"rulings: unknown ruling {item!r} (R-1 to R-9)")
+                raise NotationError(Reason("unknown-ruling", {"item": item}))
             ruling = RULINGS[rid]
             state = state.strip().lower() if eq else ("on" if ruling.house_rule else "off")
             if state not in ("on", "off"):
-                raise NotationError(f"rulings: {item!r}: use {rid}=on or {rid}=off")
+                raise NotationError(Reason("ruling-state", {"item": item, "id": rid}))
             if ruling.house_rule:
                 (house.add if state == "on" else house.discard)(rid)
             elif state == "off":
                 if not ruling.switchable:
-                    raise NotationError(f"rulings: {rid} cannot be switched off")
+                    raise NotationError(Reason("ruling-fixed", {"id": rid}))
                 off.add(rid)
             else:
                 off.discard(rid)

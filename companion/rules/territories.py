@@ -56,13 +56,11 @@ class Territory:
     def sorted_tiles(self) -> list[Hex]:
         return sorted(self.tiles, key=lambda h: (h.r, h.q))
 
-    def describe(self) -> str:
-        kind = "network" if self.terrain in "TS" else "territory"
-        state = "closed" if self.closed else (
-            f"open at {len(self.open_edges)} edge(s), e.g. edge {self.open_edges[0][1]} "
-            f"of {self.open_edges[0][0]}"
-        )
-        return f"{self.name} {kind} of {self.size} tile(s), {state}"
+    def params(self) -> dict[str, object]:
+        """The territory as reason parameters: terrain name, size, how many edges are
+        open and one of them (``reasons`` renders them)."""
+        return {"terrain": self.name, "size": self.size, "open_edges": len(self.open_edges),
+                "open_at": self.open_edges[0] if self.open_edges else None}
 
 
 def flood_fill(placements: Iterable[Placement] | Mapping[Hex, Placement]) -> list[Territory]:

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import NamedTuple
 
 from companion.rules.errors import NotationError
+from companion.rules.reasons import Reason
 
 TERRAINS: dict[str, str] = {
     "F": "forest",
@@ -63,10 +64,8 @@ def check_code(code: str) -> str:
     """Return ``code`` if it is six terrain letters, else raise ``NotationError``."""
     if len(code) != 6 or any(c not in TERRAINS for c in code):
         bad = [c for c in code if c not in TERRAINS]
-        detail = f"unknown letter {bad[0]!r}" if bad else f"{len(code)} letters, need 6"
-        raise NotationError(
-            f"tile code {code!r} is not six of the letters F G V T S M ({detail})"
-        )
+        raise NotationError(Reason("bad-tile-code", {"code": code, "letter": bad[0] if bad
+                                                     else None, "length": len(code)}))
     return code
 
 
@@ -100,25 +99,24 @@ def parse_split(spec: str, code: str) -> dict[str, list[frozenset[int]]]:
     for part in spec.split(","):
         letter, sep, groups = part.partition(":")
         if not sep or letter not in TERRAINS or not groups:
-            raise NotationError(f"split {spec!r}: expected LETTER:EDGES/EDGES, e.g. F:01/3")
+            raise NotationError(Reason("split-form", {"split": spec}))
         if letter in result:
-            raise NotationError(f"split {spec!r}: terrain {letter} named twice")
+            raise NotationError(Reason("split-terrain-twice", {"split": spec, "letter": letter}))
         sets: list[frozenset[int]] = []
         for g in groups.split("/"):
             if not g or any(ch not in "012345" for ch in g):
-                raise NotationError(f"split {spec!r}: {g!r} is not a group of edges 0-5")
+                raise NotationError(Reason("split-bad-group", {"split": spec, "group": g}))
             sets.append(frozenset(int(ch) for ch in g))
         union: set[int] = set()
         for s in sets:
             if union & s:
-                raise NotationError(f"split {spec!r}: an edge is in two groups")
+                raise NotationError(Reason("split-edge-twice", {"split": spec}))
             union |= s
         expected = {i for i, c in enumerate(code) if c == letter}
         if union != expected:
-            raise NotationError(
-                f"split {spec!r}: the {TERRAINS[letter]} edges of {code} are "
-                f"{''.join(map(str, sorted(expected))) or 'none'}"
-            )
+            raise NotationError(Reason("split-wrong-edges", {
+                "split": spec, "terrain": TERRAINS[letter], "code": code,
+                "edges": "".join(map(str, sorted(expected)))}))
         result[letter] = sets
     return result
 

@@ -20,6 +20,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,12 @@ from companion.rules import replay_campaign as replay
 from companion.storage import campaigns, games
 from companion.storage.database import transaction
 from companion.storage.errors import StorageError
+from companion.storage.limits import (
+    DRAFTS_PER_IMPORT,
+    GAMES_PER_CAMPAIGN,
+    ZIP_ENTRIES,
+    check,
+)
 
 CAMPAIGN_FILE = "campaign.txt"
 _GAME = re.compile(r"^games/(\d{3,})\.(dorf|json)$")
@@ -61,6 +68,13 @@ def _read(zf: zipfile.ZipFile, name: str) -> str:
         return zf.read(name).decode("utf-8")
     except UnicodeDecodeError:
         raise StorageError(f"{name}: not UTF-8 text") from None
+    except NotImplementedError:  # before RuntimeError, its base class
+        raise StorageError(f"{name}: packed in a way zip files of the companion never "
+                           "are") from None
+    except RuntimeError:  # zipfile's word for an encrypted entry
+        raise StorageError(f"{name}: encrypted (export the campaign again)") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError):
+        raise StorageError(f"{name}: damaged (its check sum does not match)") from None
 
 
 def import_campaign_zip(
@@ -78,6 +92,7 @@ def import_campaign_zip(
         raise StorageError("not a zip file") from None
     with zf:
         names = zf.namelist()
+        check(len(names), ZIP_ENTRIES, "files in a campaign archive")
         if sum(zf.getinfo(n).file_size for n in names) > MAX_BYTES:
             raise StorageError("the campaign archive unpacks too large")
         if CAMPAIGN_FILE not in names:
@@ -88,6 +103,9 @@ def import_campaign_zip(
         except RulesError as err:
             raise StorageError(f"{CAMPAIGN_FILE}: {err}") from None
         count = sum(isinstance(e, GameEvent) for e in record.events)
+        check(count, GAMES_PER_CAMPAIGN, "games in a campaign")
+        check(sum(bool(_DRAFT.match(n)) for n in names), DRAFTS_PER_IMPORT,
+              "games in progress in a campaign archive")
         game_records: dict[int, str] = {}
         sheets: dict[int, Any] = {}
         drafts: list[str] = []

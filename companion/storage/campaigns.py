@@ -46,6 +46,7 @@ from companion.rules import replay_campaign as replay
 from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
 from companion.storage.games import insert_game_row
+from companion.storage.limits import GAMES_PER_CAMPAIGN, check
 from companion.storage.sharing import give_to, marks
 
 
@@ -356,6 +357,7 @@ def record_score(
     with transaction(db):
         _bump(db, campaign_id, expected_version)
         number = len(finished_games(db, campaign_id)) + 1
+        check(number, GAMES_PER_CAMPAIGN, "games in a campaign")
         return insert_game_row(db, record, sheet=sheet, status="finished", score=score,
                                campaign_id=campaign_id, number=number)
 

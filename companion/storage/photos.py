@@ -22,6 +22,7 @@ import sqlite_utils
 from companion.storage.database import now, transaction
 from companion.storage.errors import NotFoundError, StaleEditError
 from companion.storage.games import update_game_row
+from companion.storage.limits import PHOTOS_PER_GAME, check
 
 __all__ = ["StoredReview", "add_photo", "confirm_review", "delete_review", "get_review",
            "insert_photo", "photo_bytes", "photos_of", "put_review", "save_review"]
@@ -104,6 +105,7 @@ def add_photo(
     returns (its state, and the version it was made from: None starts a new draft) in one
     transaction; return the photo id. When ``draft`` raises, nothing is stored."""
     with transaction(db):
+        check(len(photos_of(db, game_id)) + 1, PHOTOS_PER_GAME, "photos of a game")
         photo_id = insert_photo(db, game_id, jpeg, width, height, scan)
         state, expected = draft(get_review(db, game_id), photo_id)
         put_review(db, game_id, state, expected)

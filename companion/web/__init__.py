@@ -61,8 +61,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config["SECRET_KEY"] == "dev" and not app.testing:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    from companion.web import compress, db, errors, i18n, security
+    from companion.web import compress, db, errors, i18n, routing, scan_pool, security
 
+    routing.init_app(app)
+    scan_pool.init_app(app)
     security.init_app(app)
     compress.init_app(app)
     i18n.init_app(app)

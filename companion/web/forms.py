@@ -10,6 +10,8 @@ from __future__ import annotations
 from flask import request
 from flask_babel import gettext as _
 
+from companion.rules import whole_number
+
 
 def record_from_form(field: str = "record", file_field: str = "file") -> tuple[str, str | None]:
     text = request.form.get(field, "")
@@ -26,8 +28,16 @@ def record_from_form(field: str = "record", file_field: str = "file") -> tuple[s
     return text, None
 
 
-def int_field(name: str) -> int | None:
-    try:
-        return int(request.form.get(name, ""))
-    except ValueError:
-        return None
+FIELD_LIMIT = 10**9 - 1
+"""Largest whole number a form or query field carries (versions, scores, turns, indices)."""
+
+
+def whole(text: str | None, default: int | None = None) -> int | None:
+    """A form or query value as a whole number within +-``FIELD_LIMIT``, else ``default``
+    (so 5000 digits or 2**64 are "not a number", never a crash further down)."""
+    value = whole_number(str(text or "").strip(), -FIELD_LIMIT, FIELD_LIMIT)
+    return default if value is None else value
+
+
+def int_field(name: str, default: int | None = None) -> int | None:
+    return whole(request.form.get(name), default)

@@ -330,6 +330,10 @@ def test_board_game_heart_on_a_special_tile_is_scored_and_warned() -> None:
                   "0 0 MMMMMM special=circus heart\n0 -1 MMMMMM\n")
     assert sheet["unlocked"]["red-hearts"] == 1
     assert [w["code"] for w in sheet["warnings"]].count("heart-on-task-or-special") == 1
+    off = score("game: board-game\nunlocked: red-hearts, circus\nrulings: R-10=off\n"
+                "0 0 MMMMMM special=circus heart\n0 -1 MMMMMM\n")
+    assert off["unlocked"]["red-hearts"] == 1
+    assert "heart-on-task-or-special" not in [w["code"] for w in off["warnings"]]
 
 
 def test_duel_ends_after_the_last_landscape_tile_when_it_changed_no_task() -> None:

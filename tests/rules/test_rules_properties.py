@@ -59,7 +59,7 @@ def test_moving_or_rotating_the_whole_map_keeps_the_sheet(
 
 def _state(board: Board) -> Any:
     return (
-        dict(board.tiles), list(board.history), list(board.turns),
+        dict(board.tiles), list(board.history), list(board.turns), board.active_count,
         [(m.index, m.state, m.turn, m.reason, m.via) for m in board.markers],
         copy.deepcopy(board.__dict__["_parent"]), list(board.__dict__["_size"]),
         list(board.__dict__["_open"]), copy.deepcopy(board.__dict__["_tiles_of"]),
@@ -123,3 +123,16 @@ def test_records_round_trip(seed: int, n: int) -> None:
     text = write_record(record)
     assert write_record(parse_record(text)) == text
     assert parse_record(text) == record
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=seeds, n=sizes)
+def test_active_count_is_the_number_of_active_markers(seed: int, n: int) -> None:
+    record, _ = random_game(seed, n)
+    board = Board()
+    for p in record.placements:
+        board.push(p)
+        assert board.active_count == len(board.active_markers())
+    while board.history:
+        board.pop()
+        assert board.active_count == len(board.active_markers())

@@ -27,6 +27,7 @@ from companion.rules.randomgame import random_game
 from companion.rules.reasons import CODES, render
 from companion.rules.rulings import RULINGS, RuleSet
 from companion.rules.scoring import score_text
+from companion.rules.tiles import TERRAINS, catalogue, rotate
 
 seeds = st.integers(min_value=0, max_value=10_000)
 sizes = st.integers(min_value=8, max_value=45)
@@ -192,3 +193,37 @@ def test_replay_keeps_every_reason_coded(seed: int, n: int) -> None:
     for m in game.board.markers:
         assert m.state == "active" or (m.why is not None and m.why.code in CODES)
     assert all(w.code in CODES for w in game.warnings)
+
+
+def _slow_fails(board: Board, p: Placement) -> Any:
+    board.push(p)
+    try:
+        state, why, _ = board.marker_state(board.markers[-1])
+    finally:
+        board.pop()
+    return why if state == "failed" else None
+
+
+task_codes = [t.code for t in catalogue() if t.section == "task"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, n=sizes, code=st.sampled_from(task_codes), value=st.integers(3, 7),
+       data=st.data())
+def test_own_marker_check_without_placing_equals_push_and_pop(
+    seed: int, n: int, code: str, value: int, data: st.DataObject
+) -> None:
+    _, board = random_game(seed, n)
+    shown = sorted({TERRAINS[c] for c in code if c in "FGVTS"})
+    kinds: list[tuple[str, tuple[str, ...]]] = [(k, (k,)) for k in shown]
+    if len(shown) >= 2:
+        kinds.append(("double", (shown[0], shown[1])))
+    kind, terrains = data.draw(st.sampled_from(kinds))
+    checked = 0
+    for at in board.frontier():
+        for k in range(6):
+            p = Placement(at, rotate(code, k), task=TaskSpec(kind, value, terrains))
+            if board.edge_conflict(at, p.code) is None:
+                assert board.own_marker_fails(p) == _slow_fails(board, p)
+                checked += 1
+    assert checked

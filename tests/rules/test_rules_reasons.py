@@ -93,7 +93,7 @@ def _all_reasons(sheet: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("record", sorted(DATA.glob("*.dorf")), ids=lambda p: p.stem)
-def test_every_warning_and_marker_explanation_has_a_code(record: Path) -> None:
+def test_every_warning_and_explanation_has_a_code(record: Path) -> None:
     try:
         sheet = score_text(record.read_text(encoding="utf-8"))
     except RulesError as err:
@@ -106,4 +106,50 @@ def test_every_warning_and_marker_explanation_has_a_code(record: Path) -> None:
         for t in s["tasks"]:
             for item in s["explanations"][f"tasks.{t}"].get("items", []):
                 assert item["code"].startswith("marker-"), item
+    explanations = [e for s in sheets for e in s["explanations"].values()]
+    if sheet["game"] == "duel":
+        explanations.append(sheet["winner_explanation"])
+    uncoded = [e["text"] for e in explanations for e in _tree(e) if "code" not in e]
+    assert not uncoded
     assert all(r["code"] in CODES for r in _all_reasons(sheet))
+
+
+def _tree(e: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e, *(x for item in e.get("items", []) for x in _tree(item))]
+
+
+BAD_RECORDS = [
+    "0 0 GGXGGG\n", "0 0 GGGGGG task=forest/4\n", "0 0 GGGGGG flag=forest\n",
+    "0 0 GGGGGG sheep=x\n", "0 0 GGGGGG heart heart\n", "0 0 GGGGGG colour=red\n",
+    "game: chess\n", "modules: 3\n", "0 0\n", "a b GGGGGG\n", "0 0 GGGGGG task=grain/9\n",
+    "0 0 FFFFFF split=F:01\n", "rulings: R-99\n", "rulings: R-7=off\n",
+    "game: duel\n0 0 GGGGGG\n", "player: red\n", "unlocked: circuss\n0 0 MMMMMM\n",
+    "0 0 MMMMMM special=school\n", "0 0 MMMMMM mill\n", "0 0 MMMMMM markers=5\n",
+]
+
+
+@pytest.mark.parametrize("text", BAD_RECORDS)
+def test_notation_refusals_carry_their_own_code(text: str) -> None:
+    with pytest.raises(RulesError) as err:
+        score_text(text)
+    assert err.value.why.code in CODES and err.value.why.code != "message"
+    assert str(err.value).startswith("line ") and render(err.value.why) == err.value.reason
+
+
+@pytest.mark.parametrize("steps", [["game: 12", "spend: nowhere 1"], ["spend: start-box1 1"],
+                                   ["game: 70", "spend: start-box1 9"], ["colour: red"]])
+def test_campaign_refusals_carry_their_own_code(steps: list[str]) -> None:
+    from companion.rules.campaign.state import load_campaign
+
+    with pytest.raises(RulesError) as err:
+        load_campaign("\n".join(steps) + "\n")
+    assert err.value.why.code in CODES and err.value.why.code != "message"
+
+
+def test_the_public_api_exposes_the_codes() -> None:
+    import companion.rules as api
+
+    assert {"Reason", "render", "CODES", "rule_text", "illegal_now", "explain_illegal"} <= set(
+        api.__all__)
+    why = api.Reason.of("touches-nothing", at=(5, 5))
+    assert api.rule_text(why) == "Every tile after the first must touch a placed tile."

@@ -10,7 +10,7 @@ import pytest
 from companion.web.scan_pool import ScanBusy, ScanPool
 
 
-def _burst(pool: ScanPool, n: int, hold_s: float, pixels: int = 0
+def _burst(pool: ScanPool, n: int, hold_s: float, memory: int = 0
            ) -> tuple[list[str], int]:
     """``n`` threads each run one held job; the outcomes and the most jobs seen at once."""
     outcomes: list[str] = []
@@ -28,7 +28,7 @@ def _burst(pool: ScanPool, n: int, hold_s: float, pixels: int = 0
 
     def client() -> None:
         try:
-            result = pool.run(job, pixels)
+            result = pool.run(job, memory)
         except ScanBusy as err:
             result = f"busy {err.retry_after}"
         with lock:
@@ -43,28 +43,28 @@ def _burst(pool: ScanPool, n: int, hold_s: float, pixels: int = 0
 
 
 def test_beyond_workers_and_queue_the_answer_is_busy() -> None:
-    pool = ScanPool(workers=2, queue=2, pixel_budget=10**9, retry_after_s=7)
+    pool = ScanPool(workers=2, queue=2, memory_budget=10**9, retry_after_s=7)
     outcomes, peak = _burst(pool, 8, 0.3)
     assert peak == 2
     assert outcomes.count("done") == 4 and outcomes.count("busy 7") == 4
-    assert (pool.running, pool.waiting, pool.pixels) == (0, 0, 0)
+    assert (pool.running, pool.waiting, pool.memory) == (0, 0, 0)
 
 
 def test_a_waiting_scan_gives_up_after_the_longest_wait() -> None:
-    pool = ScanPool(workers=1, queue=5, pixel_budget=10**9, max_wait_s=0.1)
+    pool = ScanPool(workers=1, queue=5, memory_budget=10**9, max_wait_s=0.1)
     outcomes, _ = _burst(pool, 3, 0.5)
     assert outcomes.count("done") == 1 and outcomes.count("busy 10") == 2
 
 
-def test_the_pixel_budget_holds_big_photos_back_but_never_refuses_one_alone() -> None:
-    pool = ScanPool(workers=4, queue=4, pixel_budget=100)
-    outcomes, peak = _burst(pool, 3, 0.2, pixels=60)
+def test_the_memory_budget_holds_big_photos_back_but_never_refuses_one_alone() -> None:
+    pool = ScanPool(workers=4, queue=4, memory_budget=100)
+    outcomes, peak = _burst(pool, 3, 0.2, memory=60)
     assert peak == 1 and outcomes == ["done"] * 3
-    assert pool.run(lambda: "alone", pixels=1000) == "alone"
+    assert pool.run(lambda: "alone", memory=1000) == "alone"
 
 
 def test_the_work_starts_only_when_admitted() -> None:
-    pool = ScanPool(workers=1, queue=1, pixel_budget=10**9)
+    pool = ScanPool(workers=1, queue=1, memory_budget=10**9)
     started: list[float] = []
     t0 = time.monotonic()
 
@@ -82,16 +82,16 @@ def test_the_work_starts_only_when_admitted() -> None:
 
 
 def test_an_error_in_the_work_frees_its_worker() -> None:
-    pool = ScanPool(workers=1, queue=0, pixel_budget=10)
+    pool = ScanPool(workers=1, queue=0, memory_budget=10)
 
     def fail() -> None:
         raise RuntimeError("scan crashed")
 
     with pytest.raises(RuntimeError):
-        pool.run(fail, pixels=5)
+        pool.run(fail, memory=5)
     assert pool.run(lambda: 3) == 3
 
 
 def test_a_pool_needs_sane_bounds() -> None:
     with pytest.raises(ValueError):
-        ScanPool(workers=0, queue=1, pixel_budget=1)
+        ScanPool(workers=0, queue=1, memory_budget=1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from webtools import HX, RECORD, csrf_token
@@ -117,3 +118,21 @@ def test_rules_page_translated_and_searchable_in_each_language(client: FlaskClie
             as_text=True)
         assert title in html, lang
         assert "Placing a tile" not in html
+
+
+@pytest.mark.parametrize("url", ["/games/{}", "/games/{}.dorf", "/play/{}", "/campaigns/{}",
+                                 "/campaigns/{}.txt", "/games/1/photos/{}.jpg"])
+@pytest.mark.parametrize("number", [str(2**63), str(2**64), "9" * 5000])
+def test_an_id_beyond_a_row_id_is_not_found(client: FlaskClient, url: str, number: str) -> None:
+    assert client.get(url.format(number)).status_code == 404
+
+
+@pytest.mark.parametrize("version", [str(2**63), "9" * 5000, "-" + "9" * 30])
+def test_a_version_beyond_any_number_is_a_bad_request(client: FlaskClient,
+                                                      version: str) -> None:
+    token = csrf_token(client)
+    r = client.post("/games/new", data={"kind": "board-game", "players": "Ana",
+                                        "csrf_token": token})
+    game = r.headers["Location"].rstrip("/").split("/")[-1]
+    r = client.post(f"/play/{game}/undo", data={"version": version, "csrf_token": token})
+    assert r.status_code == 400

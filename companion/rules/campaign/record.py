@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from companion.rules.errors import CampaignError
 from companion.rules.numbers import SCORE_LIMIT, SPEND_LIMIT, whole_number
+from companion.rules.reasons import Reason
 
 KEYS = ("campaign", "players", "game", "spend", "achieved")
 _SPEND_ITEM = re.compile(
@@ -86,14 +87,12 @@ def parse_spend_items(value: str) -> tuple[SpendItem, ...]:
         text = " ".join(part.split())
         m = _SPEND_ITEM.match(text)
         if not m:
-            raise CampaignError(
-                f"spend: expected 'PATH N' (e.g. start-box1 2), got {text or 'nothing'!r}"
-            )
+            raise CampaignError(Reason("spend-form", {"text": text}))
         count = whole_number(m["count"], -SPEND_LIMIT, SPEND_LIMIT)
         if count is None:
-            raise CampaignError(f"spend: {text!r}: at most {SPEND_LIMIT} circles at once")
+            raise CampaignError(Reason("spend-too-many", {"text": text, "limit": SPEND_LIMIT}))
         if count < 1:
-            raise CampaignError(f"spend: {text!r}: cross at least 1 circle")
+            raise CampaignError(Reason("spend-at-least-one", {"text": text}))
         items.append(SpendItem(m["path"], count, m["hex"]))
     return tuple(items)
 
@@ -101,8 +100,7 @@ def parse_spend_items(value: str) -> tuple[SpendItem, ...]:
 def _parse_score(value: str) -> int:
     score = whole_number(value, 0, SCORE_LIMIT)
     if score is None or not value.isdigit():
-        raise CampaignError(f"game: {value!r} is not a score (a whole number of points from 0 "
-                            f"to {SCORE_LIMIT})")
+        raise CampaignError(Reason("not-a-score", {"value": value, "limit": SCORE_LIMIT}))
     return score
 
 
@@ -110,7 +108,7 @@ def _parse_ids(value: str) -> tuple[str, ...]:
     ids = tuple(v.strip() for v in value.split(","))
     for v in ids:
         if not _ID.match(v):
-            raise CampaignError(f"achieved: {v!r} is not an achievement id (e.g. great-mill)")
+            raise CampaignError(Reason("not-an-achievement-id", {"value": v}))
     return ids
 
 
@@ -127,16 +125,16 @@ def parse_campaign(text: str) -> CampaignRecord:
             key = key.strip().lower()
             value = value.strip()
             if not colon:
-                raise CampaignError(
-                    f"expected 'key: value' (one of {', '.join(KEYS)}), got {line!r}"
-                )
+                raise CampaignError(Reason("campaign-line-form", {"line": line,
+                                                                  "known": list(KEYS)}))
             if key not in KEYS:
-                raise CampaignError(f"unknown key {key!r} (known: {', '.join(KEYS)})")
+                raise CampaignError(Reason("campaign-unknown-key", {"key": key,
+                                                                    "known": list(KEYS)}))
             if key in ("campaign", "players"):
                 if record.events:
-                    raise CampaignError(f"{key}: must come before the first game")
+                    raise CampaignError(Reason("campaign-key-after-game", {"key": key}))
                 if key in seen:
-                    raise CampaignError(f"{key}: given twice")
+                    raise CampaignError(Reason("campaign-key-twice", {"key": key}))
                 seen.add(key)
                 if key == "campaign":
                     record.name = value or None

@@ -58,6 +58,7 @@ from companion.rules.campaign.unlocks import (
     load_content,
 )
 from companion.rules.errors import CampaignError
+from companion.rules.reasons import Reason
 from companion.rules.rulings import N_
 
 
@@ -146,7 +147,7 @@ class CampaignState:
     def undo(self) -> None:
         """Take back the last successful ``record_game``, ``spend`` or ``achieve``."""
         if not self._calls:
-            raise CampaignError("nothing to undo")
+            raise CampaignError(Reason("nothing-to-undo", {}))
         self.__dict__.update(self._rebuilt(self._calls[:-1]).__dict__)
 
     @property
@@ -222,50 +223,42 @@ class CampaignState:
     def _end_for(self, path: TrackPath, from_hex: str | None) -> str:
         if from_hex is not None:
             if from_hex not in HEX_BY_ID:
-                raise CampaignError(
-                    f"unknown hex {from_hex!r}{_suggest(from_hex, list(HEX_BY_ID))}"
-                )
+                raise CampaignError(Reason("unknown-hex", {
+                    "hex": from_hex, "suggest": _suggest(from_hex, list(HEX_BY_ID))}))
             if from_hex not in path.ends:
-                raise CampaignError(
-                    f"{from_hex} is not an end of path {path.id} ({path.low} and {path.high})"
-                )
+                raise CampaignError(Reason("not-an-end", {"hex": from_hex, "path": path.id,
+                                                          "low": path.low, "high": path.high}))
             if not self.is_reached(from_hex):
-                raise CampaignError(f"cannot cross {path.id} from {from_hex}: it is not reached")
+                raise CampaignError(Reason("end-not-reached", {"path": path.id, "hex": from_hex}))
             return from_hex
         for end in path.ends:
             if self.is_reached(end):
                 return end
-        raise CampaignError(
-            f"path {path.id} cannot be crossed yet: neither {path.low} nor {path.high} is reached"
-        )
+        raise CampaignError(Reason("path-not-reachable", {"path": path.id, "low": path.low,
+                                                          "high": path.high}))
 
     def _check_spend(self, path_id: str, count: int, from_hex: str | None) -> tuple[TrackPath, str]:
         if not self.games:
-            raise CampaignError("no game recorded yet: crosses come from a game's score")
+            raise CampaignError(Reason("no-game-yet", {}))
         if count < 1:
-            raise CampaignError(f"cross at least 1 circle (got {count})")
+            raise CampaignError(Reason("cross-at-least-one", {"count": count}))
         path = PATH_BY_ID.get(path_id)
         if path is None:
-            raise CampaignError(f"unknown path {path_id!r}{_suggest(path_id, list(PATH_BY_ID))}")
+            raise CampaignError(Reason("unknown-path", {
+                "path": path_id, "suggest": _suggest(path_id, list(PATH_BY_ID))}))
         prog = self.progress[path_id]
         left = path.circles - prog.crossed
         if left == 0:
-            raise CampaignError(
-                f"path {path_id} is full ({path.circles} of {path.circles} circles crossed)"
-            )
+            raise CampaignError(Reason("path-full", {"path": path_id, "circles": path.circles}))
         end = self._end_for(path, from_hex)
         if count > left:
-            raise CampaignError(
-                f"path {path_id} has {left} circle{'s' if left != 1 else ''} left, "
-                f"cannot cross {count}"
-            )
+            raise CampaignError(Reason("path-too-short", {"path": path_id, "left": left,
+                                                          "count": count}))
         if count > self.crosses_available:
             last = self.games[-1]
-            raise CampaignError(
-                f"spending {count} cross{'es' if count != 1 else ''} but only "
-                f"{self.crosses_available} available "
-                f"(game {last.number} earned {last.crosses}, {last.spent} spent)"
-            )
+            raise CampaignError(Reason("not-enough-crosses", {
+                "count": count, "available": self.crosses_available, "game": last.number,
+                "earned": last.crosses, "spent": last.spent}))
         return path, end
 
     def spend(self, path_id: str, count: int = 1, from_hex: str | None = None,
@@ -317,20 +310,16 @@ class CampaignState:
     def achieve(self, achievement_id: str, line: int | None = None) -> None:
         """Tick an achievement met during play (``achieved: ID``)."""
         if not self.games:
-            raise CampaignError("achieved: comes after the game in which it was met")
+            raise CampaignError(Reason("achieved-before-game", {}))
         ach = self.content.achievements.get(achievement_id)
         if ach is None:
             choices = [a for a, v in self.content.achievements.items() if v.source != "track"]
-            raise CampaignError(
-                f"unknown achievement {achievement_id!r}{_suggest(achievement_id, choices)}"
-            )
+            raise CampaignError(Reason("unknown-achievement", {
+                "id": achievement_id, "suggest": _suggest(achievement_id, choices)}))
         if ach.source == "track":
-            raise CampaignError(
-                f"{achievement_id} is a hex of the advancement track: it is unlocked by reaching "
-                "it, not ticked"
-            )
+            raise CampaignError(Reason("achievement-on-track", {"id": achievement_id}))
         if achievement_id in self.achieved:
-            raise CampaignError(f"{achievement_id} is already achieved")
+            raise CampaignError(Reason("already-achieved", {"id": achievement_id}))
         self._calls.append(("achieve", (achievement_id, line)))
         box_id = f"box{ach.box}" if ach.box is not None else None
         if box_id in self.content.boxes and box_id not in self.reached:

@@ -17,6 +17,7 @@ from bisect import bisect_right
 from typing import NamedTuple
 
 from companion.rules.errors import CampaignError
+from companion.rules.reasons import Reason
 
 
 class Title(NamedTuple):
@@ -65,7 +66,7 @@ _THRESHOLDS = [t.threshold for t in TITLES]
 def title_for(score: int) -> Title:
     """The title row a finished game's total earns; a negative score is refused."""
     if score < 0:
-        raise CampaignError(f"a game's score cannot be negative ({score})")
+        raise CampaignError(Reason("negative-score", {"score": score}))
     return TITLES[bisect_right(_THRESHOLDS, score) - 1]
 
 

@@ -45,10 +45,6 @@ def many_points(count: int) -> int:
     return MANY_MAX if count >= 8 else MANY_POINTS.get(count, 0)
 
 
-def closed_count(n: int, kind: str) -> str:
-    return f"{n} closed {kind} {'territory' if n == 1 else 'territories'}"
-
-
 def first_closed(board: Board, kinds: tuple[str, ...], size: int = LARGE_SIZE) -> dict[
         str, Race]:
     """Replay ``board`` turn by turn: for each kind, the first turn at which a closed
@@ -75,10 +71,12 @@ def closed_territories(board: Board, kind: str, size: int = MASTER_SIZE) -> list
     return sorted(found, key=lambda t: min((h.r, h.q) for h in t.tiles))
 
 
-def _others(keys: Mapping[str, int | None], me: str, word: str) -> str:
-    rest = [f"{p} {word.format(k) if k is not None else 'never'}"
-            for p, k in keys.items() if p != me]
-    return f" ({'; '.join(rest)})" if rest else ""
+def _others(keys: Mapping[str, int | None], me: str) -> list[tuple[str, int | None]]:
+    return [(p, k) for p, k in keys.items() if p != me]
+
+
+def _place(place: Place) -> dict[str, object]:
+    return {"shared": list(place.shared), "points": place.points, "pooled": place.pooled}
 
 
 def _rulings(place: Place, extra: list[str]) -> list[str]:
@@ -93,16 +91,14 @@ def large_card(kind: str, boards: Mapping[str, Board], round_down: bool) -> dict
     out: dict[str, Explanation] = {}
     for p, race in races.items():
         place = places[p]
-        others = _others(keys, p, "at turn {}")
+        params = {"kind": kind, "size": LARGE_SIZE, "others": _others(keys, p)}
         if race.turn is None:
-            text = (f"Large {kind}: never owned a closed {kind} territory of {LARGE_SIZE}+ "
-                    f"tiles: 0{others}")
-            out[p] = Explanation(0, text)
+            out[p] = Explanation.of(0, Reason("large-never", params))
             continue
-        text = (f"Large {kind}: first closed {kind} territory of {LARGE_SIZE}+ tiles at turn "
-                f"{race.turn} ({len(race.tiles)} tiles); {place.describe()}{others}")
-        out[p] = Explanation(place.points, text, list(race.tiles), [race.turn],
-                             _rulings(place, []))
+        why = Reason("large-reached", {**params, "turn": race.turn, "tiles": len(race.tiles),
+                                       "place": _place(place)})
+        out[p] = Explanation.of(place.points, why, list(race.tiles), [race.turn],
+                                _rulings(place, []))
     return out
 
 
@@ -117,18 +113,15 @@ def master_card(kind: str, boards: Mapping[str, Board], round_down: bool,
     out: dict[str, Explanation] = {}
     for p, ts in found.items():
         place = places[p]
-        others = _others(counts, p, "{}")
-        items = [Explanation(t.size, f"closed {kind} territory of {t.size} tiles",
-                             t.sorted_tiles()) for t in ts]
+        params = {"kind": kind, "size": MASTER_SIZE, "others": _others(counts, p)}
+        items = _closed_items(kind, ts)
         if keys[p] is None:
-            text = (f"{kind.title()} Master: no closed {kind} territory of {MASTER_SIZE}+ "
-                    f"tiles: 0{others}")
-            out[p] = Explanation(0, text, rulings=["R-9"])
+            out[p] = Explanation.of(0, Reason("master-none", params), rulings=["R-9"])
             continue
-        text = (f"{kind.title()} Master: {closed_count(len(ts), kind)} of {MASTER_SIZE}+ "
-                f"tiles; {place.describe()}{others}")
-        out[p] = Explanation(place.points, text, [h for t in ts for h in t.tiles],
-                             rulings=_rulings(place, []), items=items)
+        why = Reason("master-count", {**params, "count": len(ts), "place": _place(place)})
+        out[p] = Explanation.of(place.points, why, [h for t in ts for h in t.tiles],
+                                rulings=_rulings(place, []))
+        out[p].items = items
     return out
 
 
@@ -136,14 +129,16 @@ def many_card(kind: str, boards: Mapping[str, Board]) -> dict[str, Explanation]:
     out: dict[str, Explanation] = {}
     for p, b in boards.items():
         ts = closed_territories(b, kind)
-        items = [Explanation(t.size, f"closed {kind} territory of {t.size} tiles",
-                             t.sorted_tiles()) for t in ts]
-        out[p] = Explanation(many_points(len(ts)),
-                             f"Many {kind}: {closed_count(len(ts), kind)} of "
-                             f"{MASTER_SIZE}+ tiles -> {many_points(len(ts))} (2->1, 3->2, "
-                             f"4->4, 5->6, 6->9, 7->12, 8+->15)",
-                             [h for t in ts for h in t.tiles], items=items)
+        why = Reason("many-count", {"kind": kind, "size": MASTER_SIZE, "count": len(ts),
+                                    "points": many_points(len(ts))})
+        out[p] = Explanation.of(many_points(len(ts)), why, [h for t in ts for h in t.tiles])
+        out[p].items = _closed_items(kind, ts)
     return out
+
+
+def _closed_items(kind: str, ts: list[Territory]) -> list[Explanation]:
+    return [Explanation.of(t.size, Reason("closed-territory", {"kind": kind, "size": t.size}),
+                           t.sorted_tiles()) for t in ts]
 
 
 def card_scores(card: str, boards: Mapping[str, Board], record: Record) -> dict[
@@ -175,14 +170,15 @@ def module1_fields(record: Record, boards: Mapping[str, Board]) -> dict[
     out: dict[str, dict[str, Explanation]] = {p: {} for p in boards}
     if 1 not in record.modules:
         for fields in out.values():
-            fields["module1.total"] = Explanation(0, "Module 1 is not in play (modules:)")
+            fields["module1.total"] = Explanation.of(0, Reason("duel-sum", {
+                "row": "module1-off"}))
         return out
     for card in dict.fromkeys(record.cards):
         for p, e in card_scores(card, boards, record).items():
             out[p][f"module1.{card}"] = e
     for fields in out.values():
         parts = list(fields.values())
-        text = ("Module 1: sum of the task cards in play" if parts
-                else "Module 1: no task card named in cards:")
-        fields["module1.total"] = total_of(parts, text, shallow=True)
+        row = "module1" if parts else "module1-none"
+        fields["module1.total"] = total_of(parts, Reason("duel-sum", {"row": row}),
+                                           shallow=True)
     return out

@@ -31,7 +31,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.rules.board import COMPLETED, Board, Marker
-from companion.rules.duel.places import ordinal
 from companion.rules.explain import Explanation, total_of
 from companion.rules.game import Warning
 from companion.rules.hexgrid import Hex, distance, within
@@ -55,11 +54,12 @@ class ChoicePoint:
     turn: int | None
     marker: Marker | None
 
-    def describe(self) -> str:
-        what = (f" ({self.marker.task.text()} at {self.marker.at})"
-                if self.marker is not None else "")
-        when = f"turn {self.turn}" if self.turn is not None else "a turn not in the log"
-        return f"{ordinal(self.nth)} completed task at {when}{what}"
+    def params(self) -> dict[str, object]:
+        """The choice point as a reason parameter (rendered by ``reasons``)."""
+        m = self.marker
+        return {"nth": self.nth, "turn": self.turn,
+                "task": m.task.text() if m is not None else None,
+                "at": m.at if m is not None else None}
 
 
 @dataclass
@@ -104,9 +104,9 @@ def special_score(land: Landscape, p: Placement) -> Explanation:
     kind, letter = SPECIAL_TERRAIN[p.special], SPECIAL_LETTER[p.special]
     near = [h for h in within(p.at, SPECIAL_REACH)
             if h in land.tiles and letter in land.tiles[h].code]
-    label = p.special.replace("-", " ").title()
-    return Explanation(len(near), f"{label} at {p.at}: {len(near)} tile(s) showing {kind} "
-                                  f"within distance {SPECIAL_REACH}", [p.at, *near])
+    why = Reason("special-near", {"special": p.special, "at": p.at, "count": len(near),
+                                  "kind": kind, "reach": SPECIAL_REACH})
+    return Explanation.of(len(near), why, [p.at, *near])
 
 
 def _infer(board: Board, choices: list[ChoicePoint], who: str,
@@ -117,7 +117,7 @@ def _infer(board: Board, choices: list[ChoicePoint], who: str,
     poi = PointsOfInterest(choices)
     turns = turn_of(board)
     free = [c for c in choices if c.turn is not None]
-    listed = ", ".join(c.describe() for c in choices) or "none reached"
+    listed = [c.params() for c in choices]
     photographer: Hex | None = None
     for p in board.history:
         if p.camera and ordered:
@@ -204,19 +204,17 @@ def _hearts_field(land: Landscape, turns: Mapping[Hex, int], poi: PointsOfIntere
     items = []
     for p in poi.hearts:
         n, edges = matching_edges(land, p)
-        items.append(Explanation(n, f"heart on {p.at} (turn {turns[p.at]}): {n} matching "
-                                    f"edge(s) {edges}", [p.at], [turns[p.at]]))
+        items.append(Explanation.of(n, Reason("heart-edges", {
+            "at": p.at, "turn": turns[p.at], "count": n, "edges": edges}), [p.at],
+            [turns[p.at]]))
     if not items:
-        return Explanation(0, "no hearts chosen (no heart in the landscape)")
-    chose = (f"chosen at turn {poi.hearts_turn} (inferred: the last choice point before the "
-             f"first heart)" if poi.hearts_turn is not None else "choice point unknown")
+        return Explanation.of(0, Reason("hearts-none", {}))
     if allowed is not None and len(items) > allowed:
         extra = poi.hearts[allowed]
         poi.warnings.append(Warning(extra.line, turns[extra.at], Reason("too-many-hearts", {
             "who": who, "count": len(items), "allowed": allowed, "first": HEARTS_FIRST,
             "later": HEARTS_LATER})))
-    return total_of(items, f"Hearts, {chose}, {allowed} allowed: 1 per edge meeting the same "
-                           f"terrain (meadow too)")
+    return total_of(items, Reason("hearts-row", {"turn": poi.hearts_turn, "allowed": allowed}))
 
 
 def hearts_allowed(keys: Mapping[str, int | None]) -> dict[str, int]:
@@ -239,7 +237,8 @@ def module2_scores(record: Record, boards: Mapping[str, Board]) -> dict[str, Poi
             if poi.chosen:
                 poi.warnings = [Warning(None, None, Reason("module2-not-in-play", {
                     "who": who, "names": list(poi.chosen)}))]
-            poi.fields = {"module2.total": Explanation(0, "Module 2 is not in play (modules:)")}
+            poi.fields = {"module2.total": Explanation.of(0, Reason("duel-sum", {
+                "row": "module2-off"}))}
         return out
     heart_keys = {w: (p.hearts_turn if p.hearts_turn is not None
                       else min(turn_of(boards[w])[h.at] for h in p.hearts) - 1)
@@ -256,23 +255,16 @@ def module2_scores(record: Record, boards: Mapping[str, Board]) -> dict[str, Poi
 def _fields(land: Landscape, turns: Mapping[Hex, int], poi: PointsOfInterest,
             allowed: int | None, who: str) -> dict[str, Explanation]:
     specials = [p for p in land.tiles.values() if p.special in SPECIAL_TERRAIN]
-    where = "; ".join(f"{name} chosen at turn {t}" if t is not None else f"{name}: turn unknown"
-                      for name, t in poi.chosen.items())
-    choices = ", ".join(c.describe() for c in poi.choices) or "none reached"
     items = [special_score(land, p) for p in specials]
     fields = {
         "module2.points_of_interest": total_of(
-            items, "School / Granary / Old Oak: 1 per tile showing its terrain within "
-                   "distance 2" if items else "no School / Granary / Old Oak tile"),
+            items, Reason("special-row" if items else "special-none", {"reach": SPECIAL_REACH})),
     }
     cameras = [h for h, p in land.tiles.items() if p.camera]
-    fields["module2.photographer"] = Explanation(
-        len(cameras), f"Photographer: {len(cameras)} camera(s), 1 each"
-        + (f" (chosen at turn {poi.chosen['photographer']}, inferred: cameras do not show "
-           f"when)" if cameras and poi.chosen.get("photographer") is not None else ""),
-        cameras)
+    fields["module2.photographer"] = Explanation.of(len(cameras), Reason("photographer-row", {
+        "cameras": len(cameras), "turn": poi.chosen.get(PHOTOGRAPHER)}), cameras)
     fields["module2.hearts"] = _hearts_field(land, turns, poi, allowed, who)
-    fields["module2.total"] = total_of(
-        list(fields.values()), f"Module 2: choice points {choices}; inferred from the record: "
-                               f"{where or 'no point of interest'}", shallow=True)
+    fields["module2.total"] = total_of(list(fields.values()), Reason("module2-row", {
+        "choices": [c.params() for c in poi.choices],
+        "chosen": list(poi.chosen.items())}), shallow=True)
     return fields

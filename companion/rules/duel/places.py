@@ -35,24 +35,10 @@ class Place:
     def tied(self) -> bool:
         return len(self.shared) > 1
 
-    def describe(self) -> str:
-        if not self.shared:
-            return "no place: 0"
-        first, last = ordinal(self.shared[0]), ordinal(self.shared[-1])
-        if not self.tied:
-            return f"{first} place: {self.points}"
-        names = f"{first} and {last}" if len(self.shared) == 2 else f"{first} to {last}"
-        return (f"tied for {names} place: {self.pooled} shared by {len(self.shared)} = "
-                f"{self.points}")
-
 
 def place_values(players: int) -> tuple[int, ...]:
     """The points of 1st, 2nd, ... place: 8 and 4 for two players, 8/4/2/0 for more."""
     return TWO_PLAYER_PLACES if players <= 2 else MORE_PLAYER_PLACES[:players]
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def share_places(keys: Mapping[str, int | None], players: int,

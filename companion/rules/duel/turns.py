@@ -119,5 +119,7 @@ def _expected(turn: int, low: Mapping[str, int], landscape: int, tasks: int,
         return "end", Reason("game-over", {})
     if low and tasks < DUEL_TASK_TILES:
         return "task", few
+    if low:  # the task tiles ran out: landscape tiles only
+        return "landscape", Reason("task-tiles-out", {"limit": DUEL_TASK_TILES})
     return "landscape", Reason("players-enough-active", {
         "minimum": MIN_ACTIVE, "players": [(w, s.active_before) for w, s in here.items()]})

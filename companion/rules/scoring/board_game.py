@@ -80,9 +80,10 @@ def unlocked_fields(record: Record, land: Landscape) -> tuple[dict[str, Explanat
             scored.add(row)
             fields[f"unlocked.{uid}"] = COMPONENTS[row](land)
         elif row in COMPONENTS:
-            fields[f"unlocked.{uid}"] = Explanation(0, f"{uid}: scored once, under {row}")
+            fields[f"unlocked.{uid}"] = Explanation.of(0, Reason("unlocked-scored-once", {
+                "id": uid, "row": row}))
         else:
-            fields[f"unlocked.{uid}"] = Explanation(0, f"{uid}: unlocked, no row of its own")
+            fields[f"unlocked.{uid}"] = Explanation.of(0, Reason("unlocked-no-row", {"id": uid}))
     live = {ALIASES.get(u, u) for u in record.unlocked}
     for h, p in land.tiles.items():
         if p.special and p.special in COMPONENTS and p.special not in live:
@@ -100,19 +101,19 @@ def score_game(game: Game) -> Sheet:
     land = landscape_of(record, board)
     fields = task_fields(record, board, TASK_TYPES)
     fields["tasks_total"] = total_of([fields[f"tasks.{t}"] for t in TASK_TYPES],
-                                     "S1: sum of B1-B5", shallow=True)
+                                     Reason("pad-sum", {"pad": "S1"}), shallow=True)
     fields.update(flag_fields(land))
     fields.update(longest_fields(land))
     bonus = [fields[f"flags.{t}"] for t in FLAG_TYPES] + [
         fields["longest.track"], fields["longest.stream"]]
-    fields["bonus_total"] = total_of(bonus, "S2: flags plus longest track and stream",
-                                   shallow=True)
+    fields["bonus_total"] = total_of(bonus, Reason("pad-sum", {"pad": "S2"}), shallow=True)
     unlocked, warnings = unlocked_fields(record, land)
     fields.update(unlocked)
-    fields["unlocked_total"] = total_of(list(unlocked.values()), "S3: unlocked components",
-                                      shallow=True)
+    fields["unlocked_total"] = total_of(list(unlocked.values()),
+                                      Reason("pad-sum", {"pad": "S3"}), shallow=True)
     fields["total"] = total_of([fields["tasks_total"], fields["bonus_total"],
-                                fields["unlocked_total"]], "H: S1 + S2 + S3", shallow=True)
+                                fields["unlocked_total"]], Reason("pad-sum", {"pad": "H"}),
+                               shallow=True)
     return Sheet(record.game, fields, list(board.markers), game.warnings + warnings,
                  list(dict.fromkeys(record.unlocked)))
 

@@ -16,6 +16,7 @@ from companion.rules.explain import Explanation
 from companion.rules.hexgrid import Hex, distance
 from companion.rules.landscape import Landscape, joined_neighbours, matching_edges
 from companion.rules.notation import SCORE_ROW_ALIASES, SCORE_ROWS, Placement
+from companion.rules.reasons import Reason
 from companion.rules.tiles import LETTER_OF, TERRAINS
 
 
@@ -24,17 +25,15 @@ def _hearts(land: Landscape, attr: str, per_edge: int, label: str) -> Explanatio
     for p in land.tiles.values():
         if getattr(p, attr):
             n, edges = matching_edges(land, p)
-            items.append(Explanation(
-                n * per_edge,
-                f"{label} on {p.at}: {n} matching edge(s) {edges or ''} x {per_edge}".rstrip(),
-                [p.at],
-            ))
+            items.append(Explanation.of(n * per_edge, Reason("heart-matching", {
+                "label": label, "at": p.at, "count": n, "edges": edges, "per_edge": per_edge}),
+                [p.at]))
     if not items:
-        return Explanation(0, f"no {label.lower()} on the map")
-    total = sum(i.value for i in items)
-    return Explanation(total, f"{label}: {per_edge} per edge meeting the same terrain "
-                              f"(meadow too, empty hexes not)", [i for t in items for i in t.tiles],
-                       items=items)
+        return Explanation.of(0, Reason("none-on-map", {"what": label.lower()}))
+    out = Explanation.of(sum(i.value for i in items), Reason("hearts-total", {
+        "label": label, "per_edge": per_edge}), [h for i in items for h in i.tiles])
+    out.items = items
+    return out
 
 
 def red_hearts(land: Landscape) -> Explanation:
@@ -48,25 +47,23 @@ def golden_heart(land: Landscape) -> Explanation:
 def _per_special(land: Landscape, name: str,
                  one: Callable[[Placement], Explanation]) -> Explanation:
     tiles = land.with_special(name)
-    label = name.replace("-", " ").title()
     if not tiles:
-        return Explanation(0, f"no {label} tile on the map")
+        return Explanation.of(0, Reason("no-special-tile", {"special": name}))
     items = [one(p) for p in tiles]
     if len(items) == 1:
         return items[0]
-    return Explanation(sum(i.value for i in items), f"{label}: {len(items)} tiles",
-                       [t for i in items for t in i.tiles], items=items)
+    out = Explanation.of(sum(i.value for i in items), Reason("special-tiles", {
+        "special": name, "count": len(items)}), [t for i in items for t in i.tiles])
+    out.items = items
+    return out
 
 
 def circus(land: Landscape) -> Explanation:
     def one(p: Placement) -> Explanation:
         around = [n for n in p.at.neighbors() if n in land.tiles]
-        if len(around) == 6:
-            return Explanation(10, f"Circus at {p.at}: all 6 neighbouring hexes hold tiles",
-                               [p.at, *around])
-        empty = [str(n) for n in p.at.neighbors() if n not in land.tiles]
-        return Explanation(0, f"Circus at {p.at}: {len(around)} of 6 neighbours; empty: "
-                              f"{', '.join(empty)}", [p.at, *around])
+        empty = [n for n in p.at.neighbors() if n not in land.tiles]
+        why = Reason("circus", {"at": p.at, "around": len(around), "empty": empty})
+        return Explanation.of(10 if len(around) == 6 else 0, why, [p.at, *around])
     return _per_special(land, "circus", one)
 
 
@@ -74,16 +71,16 @@ def signalman(land: Landscape) -> Explanation:
     def one(p: Placement) -> Explanation:
         net = land.territories.at(p.at, "T")
         if net is None:
-            return Explanation(0, f"Signalman at {p.at} shows no track", [p.at], rulings=["R-3"])
-        counted = sorted(net.tiles if land.rules.on("R-3") else joined_neighbours(land, p, "T"),
+            return Explanation.of(0, Reason("special-shows-no", {
+                "special": "signalman", "at": p.at, "kind": "track"}), [p.at], rulings=["R-3"])
+        whole = land.rules.on("R-3")
+        counted = sorted(net.tiles if whole else joined_neighbours(land, p, "T"),
                          key=lambda h: (h.r, h.q))
         crossings = [(h, land.tiles[h].crossing) for h in counted if land.tiles[h].crossing]
         n = sum(c for _, c in crossings)
-        where = ", ".join(f"{c} at {h}" for h, c in crossings) or "none"
-        scope = (f"its track network of {net.size} tiles" if land.rules.on("R-3")
-                 else "its tile and direct track neighbours (R-3 off)")
-        return Explanation(2 * n, f"Signalman at {p.at}: {n} grade crossing(s) on {scope} "
-                                  f"({where}) x 2", counted, rulings=["R-3"])
+        why = Reason("signalman", {"at": p.at, "count": n, "whole": whole, "size": net.size,
+                                   "where": [(c, h) for h, c in crossings]})
+        return Explanation.of(2 * n, why, counted, rulings=["R-3"])
     return _per_special(land, "signalman", one)
 
 
@@ -98,9 +95,9 @@ def shepherdess(land: Landscape) -> Explanation:
         sheep = [(h, land.tiles[h].sheep) for h in sorted(joined, key=lambda h: (h.r, h.q))
                  if land.tiles[h].sheep]
         n = sum(s for _, s in sheep)
-        where = ", ".join(f"{s} at {h}" for h, s in sheep) or "none"
-        return Explanation(n, f"Shepherdess at {p.at}: {n} sheep on {len(joined)} tile(s) "
-                              f"joined through meadow ({where})", list(joined), rulings=["R-4"])
+        why = Reason("shepherdess", {"at": p.at, "count": n, "tiles": len(joined),
+                                     "where": [(s, h) for h, s in sheep]})
+        return Explanation.of(n, why, list(joined), rulings=["R-4"])
     return _per_special(land, "shepherdess", one)
 
 
@@ -109,9 +106,8 @@ def hill(land: Landscape) -> Explanation:
         reach = 2 if land.rules.on("R-5") else 1
         tasks = [h for h, t in land.tiles.items()
                  if t.task is not None and 1 <= distance(h, p.at) <= reach]
-        return Explanation(2 * len(tasks), f"Hill at {p.at}: {len(tasks)} task tile(s) within "
-                                           f"distance {reach} x 2", [p.at, *tasks],
-                           rulings=["R-5"])
+        why = Reason("hill", {"at": p.at, "count": len(tasks), "reach": reach})
+        return Explanation.of(2 * len(tasks), why, [p.at, *tasks], rulings=["R-5"])
     return _per_special(land, "hill", one)
 
 
@@ -123,12 +119,12 @@ def construction_site(land: Landscape) -> Explanation:
             if t is None:
                 continue
             v = 7 if t.size >= 7 else 0
-            items.append(Explanation(v, f"{name} territory of {t.size} tile(s)"
-                                        f"{' (7+): 7' if v else ' (under 7): 0'}",
-                                     list(t.tiles)))
-        return Explanation(sum(i.value for i in items),
-                           f"Construction Site at {p.at}: 7 per forest/grain/village territory "
-                           f"of 7+ tiles", [p.at], items=items)
+            items.append(Explanation.of(v, Reason("construction-territory", {
+                "kind": name, "size": t.size, "points": v}), list(t.tiles)))
+        out = Explanation.of(sum(i.value for i in items), Reason("construction-site", {
+            "at": p.at}), [p.at])
+        out.items = items
+        return out
     return _per_special(land, "construction-site", one)
 
 
@@ -137,11 +133,11 @@ def balloon_launch_site(land: Landscape) -> Explanation:
 
     def one(p: Placement) -> Explanation:
         if not balloons:
-            return Explanation(0, f"Balloon Launch Site at {p.at}: no balloon on the map", [p.at])
+            return Explanation.of(0, Reason("balloon-none", {"at": p.at}), [p.at])
         far = max(balloons, key=lambda b: distance(b, p.at))
         d = distance(far, p.at)
-        return Explanation(2 * d, f"Balloon Launch Site at {p.at}: balloon at {far}, "
-                                  f"{d} hex(es) away x 2", [p.at, far])
+        return Explanation.of(2 * d, Reason("balloon", {"at": p.at, "balloon": far,
+                                                        "distance": d}), [p.at, far])
     return _per_special(land, "balloon-launch-site", one)
 
 
@@ -150,12 +146,10 @@ def _second_time(special: str, kind: str) -> Callable[[Landscape], Explanation]:
         def one(p: Placement) -> Explanation:
             values = list(p.markers)
             done = sorted(m.value for m in land.completed if m.type == kind)
-            unmatched = [v for v in values if values.count(v) > done.count(v)]
-            note = (f" (warning: no completed {kind} marker of {sorted(set(unmatched))} to lay)"
-                    if unmatched else "")
-            return Explanation(sum(values), f"{special.replace('-', ' ').title()} at {p.at}: "
-                                            f"completed {kind} markers "
-                                            f"{values or 'none'} score again{note}", [p.at])
+            unmatched = sorted({v for v in values if values.count(v) > done.count(v)})
+            return Explanation.of(sum(values), Reason("second-time", {
+                "special": special, "at": p.at, "kind": kind, "values": values,
+                "unmatched": unmatched}), [p.at])
         return _per_special(land, special, one)
     return score
 
@@ -165,14 +159,12 @@ def _closed_network(special: str, letter: str) -> Callable[[Landscape], Explanat
         def one(p: Placement) -> Explanation:
             kind = TERRAINS[letter]
             net = land.territories.at(p.at, letter)
-            label = special.replace("-", " ").title()
             if net is None:
-                return Explanation(0, f"{label} at {p.at} shows no {kind}", [p.at])
-            if not net.closed:
-                return Explanation(0, f"{label} at {p.at}: its {net.describe()}: 0",
-                                   list(net.tiles))
-            return Explanation(net.size, f"{label} at {p.at}: closed {kind} network of "
-                                         f"{net.size} tiles", list(net.tiles))
+                return Explanation.of(0, Reason("special-shows-no", {
+                    "special": special, "at": p.at, "kind": kind}), [p.at])
+            why = Reason("closed-network" if net.closed else "open-network", {
+                "special": special, "at": p.at, **net.params()})
+            return Explanation.of(net.size if net.closed else 0, why, list(net.tiles))
         return _per_special(land, special, one)
     return score
 
@@ -180,31 +172,33 @@ def _closed_network(special: str, letter: str) -> Callable[[Landscape], Explanat
 def great_mill(land: Landscape) -> Explanation:
     mills = [p for p in land.tiles.values() if p.mill]
     if not mills:
-        return Explanation(0, "no Great Mill figure on the map")
+        return Explanation.of(0, Reason("none-on-map", {"what": "Great Mill figure"}))
     items = []
     for p in mills:
         if p.task is not None or p.special:
-            kind = "a task tile" if p.task is not None else "a special tile"
-            items.append(Explanation(0, f"Great Mill at {p.at}: the figure stands on {kind}; "
-                                        f"it may only go on a grain landscape tile: 0", [p.at]))
+            kind = "task" if p.task is not None else "special"
+            items.append(Explanation.of(0, Reason("mill-misplaced", {"at": p.at, "tile": kind}),
+                                        [p.at]))
             continue
         t = land.territories.at(p.at, "G")
         if t is None:
-            items.append(Explanation(0, f"Great Mill at {p.at}: the tile shows no grain", [p.at]))
+            items.append(Explanation.of(0, Reason("special-shows-no", {
+                "special": "great-mill", "at": p.at, "kind": "grain"}), [p.at]))
             continue
         if not t.closed:
-            items.append(Explanation(0, f"Great Mill at {p.at}: its {t.describe()}: 0",
-                                     list(t.tiles)))
+            items.append(Explanation.of(0, Reason("mill-open", {"at": p.at, **t.params()}),
+                                        list(t.tiles)))
             continue
         tasks = [m for m in land.completed if m.type == "grain" and m.at in t.tiles]
         flags = [h for h in t.tiles if land.tiles[h].flag == "grain"]
-        items.append(Explanation(
-            2 * len(tasks) + 2 * len(flags),
-            f"Great Mill at {p.at}: closed grain territory of {t.size} tiles with "
-            f"{len(tasks)} completed grain task(s) and {len(flags)} yellow flag(s), 2 each",
+        items.append(Explanation.of(
+            2 * len(tasks) + 2 * len(flags), Reason("mill-closed", {
+                "at": p.at, "size": t.size, "tasks": len(tasks), "flags": len(flags)}),
             list(t.tiles), turns=[m.turn for m in tasks if m.turn is not None]))
-    return Explanation(sum(i.value for i in items), "Great Mill",
-                       [h for i in items for h in i.tiles], items=items)
+    out = Explanation.of(sum(i.value for i in items), Reason("great-mill", {}),
+                         [h for i in items for h in i.tiles])
+    out.items = items
+    return out
 
 
 COMPONENTS: dict[str, Callable[[Landscape], Explanation]] = {

@@ -33,6 +33,7 @@ from companion.rules.duel.warnings import merge, pool_by_player, tile_warnings
 from companion.rules.explain import Explanation, total_of
 from companion.rules.game import Game, Warning
 from companion.rules.notation import DUEL_TASK_TYPES, FLAG_TYPES
+from companion.rules.reasons import Reason
 from companion.rules.scoring.fields import (
     flag_fields,
     landscape_of,
@@ -107,25 +108,26 @@ def base_fields(game: Game, board: Board, index: int) -> dict[str, Explanation]:
     record = game.record
     land = landscape_of(record, board, index)
     out = task_fields(record, board, DUEL_TASK_TYPES, index)
-    out["tasks_total"] = total_of(list(out.values()), "tasks: sum of the seven task rows",
+    out["tasks_total"] = total_of(list(out.values()), Reason("duel-sum", {"row": "tasks"}),
                                   shallow=True)
     bonus = {**flag_fields(land), **longest_fields(land)}
     out.update(bonus)
-    out["bonus_total"] = total_of(list(bonus.values()), "flags plus longest track and stream",
+    out["bonus_total"] = total_of(list(bonus.values()), Reason("duel-sum", {"row": "bonus"}),
                                   shallow=True)
     out["subtotal"] = total_of([out["tasks_total"], out["bonus_total"]],
-                               "subtotal: tasks plus flags and longest", shallow=True)
+                               Reason("duel-sum", {"row": "subtotal"}), shallow=True)
     return out
 
 
 def winner_explanation(players: list[PlayerSheet]) -> Explanation:
-    totals = ", ".join(f"{p.player} {p.total}" for p in players)
+    totals = [(p.player, p.total) for p in players]
     best = max(p.total for p in players)
     leaders = [p.player for p in players if p.total == best]
     if len(leaders) == 1:
-        return Explanation(best, f"{leaders[0]} wins with {best} ({totals})")
-    return Explanation(best, f"shared win: {', '.join(leaders)} tie on {best} ({totals})",
-                       rulings=["R-7"])
+        return Explanation.of(best, Reason("winner", {"who": leaders[0], "total": best,
+                                                      "totals": totals}))
+    return Explanation.of(best, Reason("shared-win", {"who": leaders, "total": best,
+                                                      "totals": totals}), rulings=["R-7"])
 
 
 def score_duel(game: Game) -> DuelSheet:
@@ -146,8 +148,7 @@ def score_duel(game: Game) -> DuelSheet:
         fields.update(module2[who].fields)
         fields["total"] = total_of(
             [fields["subtotal"], fields["module1.total"], fields["module2.total"]],
-            "total: subtotal + Module 1 + Module 2",
-            shallow=True)
+            Reason("duel-sum", {"row": "total"}), shallow=True)
         players.append(PlayerSheet(who, fields, list(board.markers), module2[who],
                                    sorted(warnings.get(who, []),
                                           key=lambda w: (w.turn or 0, w.line or 0))))

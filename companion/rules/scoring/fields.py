@@ -80,11 +80,12 @@ def task_fields(record: Record, board: Board, types: tuple[str, ...],
                 else:
                     why = Reason("marker-active", {**params, "why": board.marker_state(m)[1]})
                 items.append(Explanation.of(0, why, [m.at], [m.turn] if m.turn else []))
-        fields[f"tasks.{t}"] = total_of(items, f"{t} tasks: sum of completed markers")
+        fields[f"tasks.{t}"] = total_of(items, Reason("tasks-row", {"type": t}))
     return fields
 
 
 def flag_fields(tiles: Landscape) -> dict[str, Explanation]:
+    """C1-C3: each flag in a closed territory of its type scores the territory's size."""
     fields: dict[str, Explanation] = {}
     for kind in FLAG_TYPES:
         items = []
@@ -93,13 +94,10 @@ def flag_fields(tiles: Landscape) -> dict[str, Explanation]:
                 continue
             t = tiles.territories.at(h, LETTER_OF[kind])
             assert t is not None
-            if t.closed:
-                items.append(Explanation(t.size, f"flag at {h}: closed {kind} territory of "
-                                                 f"{t.size} tile(s)", list(t.tiles)))
-            else:
-                items.append(Explanation(0, f"flag at {h}: {t.describe()}: 0", list(t.tiles)))
-        fields[f"flags.{kind}"] = total_of(
-            items, f"{kind} flags: each flag in a closed {kind} territory scores its size")
+            params = {"at": h, "kind": kind, **t.params()}
+            items.append(Explanation.of(t.size if t.closed else 0, Reason(
+                "flag-closed" if t.closed else "flag-open", params), list(t.tiles)))
+        fields[f"flags.{kind}"] = total_of(items, Reason("flags-row", {"kind": kind}))
     return fields
 
 
@@ -123,15 +121,9 @@ def longest_fields(tiles: Landscape) -> dict[str, Explanation]:
             continue
         best = max(nets, key=lambda n: (n.size, -min((h.r, h.q) for h in n.tiles)[0]))
         fields[f"longest.{kind}"] = Explanation.of(
-            best.size, Reason("longest-network", {"kind": kind, **territory_params(best)}),
+            best.size, Reason("longest-network", {"kind": kind, **best.params()}),
             list(best.tiles))
     return fields
-
-
-def territory_params(t: Territory) -> dict[str, object]:
-    """A territory's parameters in a reason: terrain, size, open edges, one open edge."""
-    return {"terrain": t.name, "size": t.size, "open_edges": len(t.open_edges),
-            "open_at": t.open_edges[0] if t.open_edges else None}
 
 
 def longest_path(land: Landscape, net: Territory, budget: int = 200_000) -> list[Hex]:

@@ -22,6 +22,7 @@ from flask_babel import gettext as _
 from companion.rules import Hex, RulesError, parse_record, search_rules
 from companion.web import access
 from companion.web.disputes.views import Ruling, board_at, rule_on
+from companion.web.forms import whole
 from companion.web.hexmap import SMALL, map_view
 from companion.web.render import render
 
@@ -29,10 +30,7 @@ bp = Blueprint("disputes", __name__)
 
 
 def query_int(name: str) -> int | None:
-    try:
-        return int(request.args.get(name, ""))
-    except ValueError:
-        return None
+    return whole(request.args.get(name))
 
 
 @bp.get("/games/<int:game_id>/dispute")

@@ -6,8 +6,9 @@ translated sentence. ``normalise(data, ...)`` returns a ``CleanPhoto``: the pixe
 after EXIF orientation, downscaled so the long side is at most ``long_side``,
 re-encoded from the bare pixels as JPEG (``quality``), so nothing of the original
 file survives (no EXIF: no location, no camera data; no ICC, XMP or comments).
-``bgr`` is the same pixels as a numpy BGR array, what the scanner reads, so the
-scanner's ``center_px`` are pixels of the stored JPEG.
+``bgr`` is the same pixels as a numpy BGR array; ``original`` is the oriented photo at
+full resolution, what the scanner reads (``to_stored`` maps its pixels, such as the
+scanner's ``center_px``, to the stored JPEG's).
 
 Accepted formats: JPEG, PNG, WebP and HEIC/HEIF (through pillow-heif). A photo with
 more than ``max_pixels`` pixels is refused from its header, before any pixel is
@@ -48,6 +49,14 @@ class CleanPhoto:
     height: int
     bgr: np.ndarray
     original_size: tuple[int, int]
+    original: np.ndarray
+    """The oriented pixels at full resolution (BGR): what the scanner reads, since marks
+    as small as flags need the camera's resolution, not the stored copy's."""
+
+    def to_stored(self, point: tuple[float, float]) -> tuple[float, float]:
+        """A pixel of ``original`` in the stored copy's pixels."""
+        scale = self.width / self.original_size[0]
+        return (point[0] * scale, point[1] * scale)
 
 
 def _open(data: bytes, max_pixels: int) -> Image.Image:
@@ -79,6 +88,13 @@ def inspect(data: bytes, max_pixels: int = MAX_PIXELS) -> str:
     return ACCEPTED[str(_open(data, max_pixels).format)]
 
 
+def decoded_bytes(data: bytes, max_pixels: int = MAX_PIXELS) -> int:
+    """The memory its decoded pixels will take (width x height x channels, from the header
+    only), or ``PhotoRefused``: what the scan pool budgets before anything is decoded."""
+    img = _open(data, max_pixels)
+    return img.width * img.height * max(3, len(img.getbands()))
+
+
 def _decode(img: Image.Image) -> Image.Image:
     try:
         with warnings.catch_warnings():
@@ -103,6 +119,7 @@ def normalise(data: bytes, *, long_side: int = LONG_SIDE, quality: int = QUALITY
     """The upload oriented, downscaled and re-encoded without any metadata."""
     img = _decode(_open(data, max_pixels))
     original = img.size
+    full = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
     if max(img.size) > long_side:
         img.thumbnail((long_side, long_side), Image.Resampling.LANCZOS)
     # Rebuild the image from its bare pixels: no info dict, no EXIF, ICC or XMP.
@@ -111,4 +128,4 @@ def normalise(data: bytes, *, long_side: int = LONG_SIDE, quality: int = QUALITY
     clean.save(out, "JPEG", quality=quality, optimize=True)
     rgb = np.asarray(clean)
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])
-    return CleanPhoto(out.getvalue(), clean.width, clean.height, bgr, original)
+    return CleanPhoto(out.getvalue(), clean.width, clean.height, bgr, original, full)

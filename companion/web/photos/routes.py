@@ -43,12 +43,19 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from companion.rules import Hex
 from companion.storage import photos as store
 from companion.storage.errors import NotFoundError, StaleEditError
-from companion.vision import DEFAULT_CONFIG, ScanConfig, ScanError, scan
-from companion.web import access, records
+from companion.storage.limits import PHOTOS_PER_GAME
+from companion.vision import DEFAULT_CONFIG, Scan, ScanConfig, ScanError, scan
+from companion.web import access, records, scan_pool
 from companion.web.db import get_db
 from companion.web.edits import after_edit, expected_version, versioned_edit
 from companion.web.errors import error_page
-from companion.web.photos.image import MAX_PIXELS, PhotoRefused, inspect, normalise
+from companion.web.photos.image import (
+    MAX_PIXELS,
+    CleanPhoto,
+    PhotoRefused,
+    decoded_bytes,
+    normalise,
+)
 from companion.web.photos.review import (
     Review,
     ReviewError,
@@ -62,6 +69,7 @@ from companion.web.photos.review import (
 from companion.web.photos.views import end_url, review_context
 from companion.web.play.views import parse_hex
 from companion.web.render import go, is_htmx, render
+from companion.web.scan_pool import ScanBusy
 from companion.web.security import csrf_exempt, large_upload
 
 bp = Blueprint("photos", __name__)
@@ -80,6 +88,18 @@ def scan_config() -> ScanConfig:
     seconds = float(current_app.config.get("PHOTO_SCAN_SECONDS",
                                            DEFAULT_CONFIG.io.time_limit_s))
     return DEFAULT_CONFIG.tuned(time_limit_s=seconds)
+
+
+def busy_message() -> str:
+    return str(_("Other photos are being read right now. Wait a few seconds and send "
+                 "it again: nothing was lost."))
+
+
+def busy(response: Response, err: ScanBusy) -> Response:
+    """The busy answer: 503 with ``Retry-After`` (the page or JSON given)."""
+    response.status_code = 503
+    response.headers["Retry-After"] = str(err.retry_after)
+    return response
 
 
 def too_large_message() -> str:
@@ -179,18 +199,30 @@ def upload(game_id: int) -> Response:
     data = _upload()
     if data is None:
         return _form_page(game, level, status=400, error=_("Choose or take a photo first."))
+    if len(store.photos_of(get_db(), game_id)) >= PHOTOS_PER_GAME:
+        return _form_page(game, level, status=422, error=_(
+            "This game already keeps %(n)d photos, the most one game holds. Confirm or "
+            "discard the review to start again.", n=PHOTOS_PER_GAME))
+    max_pixels = current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS)
+
+    def clean_and_scan() -> tuple[CleanPhoto, Scan]:
+        clean = normalise(data, max_pixels=max_pixels)
+        return clean, scan(clean.original, scan_config())
+
     try:
-        clean = normalise(data, max_pixels=current_app.config.get("PHOTO_MAX_PIXELS",
-                                                                   MAX_PIXELS))
+        clean, found = scan_pool.of(current_app).run(
+            clean_and_scan, decoded_bytes(data, max_pixels))
     except PhotoRefused as err:
         return _form_page(game, level, status=400, error=str(err))
-    try:
-        found = scan(clean.bgr, scan_config())
+    except ScanBusy as err:
+        return busy(_form_page(game, level, status=503, error=busy_message()), err)
     except ScanError as err:
         return _form_page(game, level, status=422, error=_(
             "The photo could not be read: %(reason)s. Take it again from above, with the "
             "whole map in the picture and no strong shadows.", reason=err.reason))
     result = found.to_json()
+    for tile in result["tiles"]:  # type: ignore[union-attr]
+        tile["center_px"] = [round(v, 1) for v in clean.to_stored(tile["center_px"])]
     fresh = request.form.get("fresh") == "1"
 
     def draft_with(draft: store.StoredReview | None,
@@ -322,10 +354,12 @@ def api_scan() -> tuple[Response, int] | Response:
     if data is None:
         return jsonify({"error": "send the photo as the multipart field 'photo'"}), 400
     try:
-        inspect(data, current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS))
-        found = scan(data, scan_config())
+        memory = decoded_bytes(data, current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS))
+        found = scan_pool.of(current_app).run(lambda: scan(data, scan_config()), memory)
     except PhotoRefused as err:
         return jsonify({"error": str(err)}), 400
+    except ScanBusy as err:
+        return busy(jsonify({"error": busy_message()}), err)
     except ScanError as err:
         return jsonify({"error": err.reason}), 422
     return jsonify(found.to_json())

@@ -50,6 +50,7 @@ from companion.web.edits import (
     versioned_edit,
 )
 from companion.web.errors import error_page
+from companion.web.forms import int_field
 from companion.web.play.explain import explanation_for
 from companion.web.play.state import StoredGame, load_game, redo_stack, save_game
 from companion.web.play.views import Selection, parse_hex, recorder_context
@@ -244,10 +245,9 @@ def completed_add(game_id: int) -> Response:
     version = expected_version()
 
     def change() -> None:
-        try:
-            value = int(request.form.get("value", ""))
-        except ValueError as err:
-            raise Refused(_("choose a marker value")) from err
+        value = int_field("value")
+        if value is None:
+            raise Refused(_("choose a marker value"))
         save_game(game.id, add_completed(game.text, request.form.get("type", ""), value),
                   version)
 
@@ -263,7 +263,8 @@ def completed_remove(game_id: int) -> Response:
     version = expected_version()
 
     def change() -> None:
-        text = remove_completed(game.text, int(request.form.get("index", "-1")))
+        index = int_field("index")
+        text = remove_completed(game.text, -1 if index is None else index)
         save_game(game.id, text, version)
 
     return versioned_edit(change, expected=version, current=game.version,

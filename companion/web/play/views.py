@@ -36,17 +36,11 @@ from companion.rules import (
     markers_left,
     rotate,
 )
+from companion.web.forms import whole
 from companion.web.hexmap import MapView, map_view, origin_shapes, tile_icon
 from companion.web.play.tiles import clean_pattern, filter_catalogue, painted_code, section_of
 
 CATALOGUE_LIMIT = 120
-
-
-def _int(text: str | None, default: int | None = None) -> int | None:
-    try:
-        return int(str(text).strip())
-    except (TypeError, ValueError):
-        return default
 
 
 def parse_hex(text: str | None) -> Hex | None:
@@ -56,7 +50,7 @@ def parse_hex(text: str | None) -> Hex | None:
     parts = [p for p in parts if p]
     if len(parts) != 2:
         return None
-    q, r = _int(parts[0]), _int(parts[1])
+    q, r = whole(parts[0]), whole(parts[1])
     return None if q is None or r is None else Hex(q, r)
 
 
@@ -73,7 +67,7 @@ class Selection:
         tile = painted_code([args.get(f"e{i}", "") for i in range(6)])
         if tile is None:
             tile = painted_code(list(args.get("tile", "")))
-        rot = _int(args.get("rot"))
+        rot = whole(args.get("rot"))
         return cls(parse_hex(args.get("at")), tile, None if rot is None else rot % 6,
                    args.get("f", "")[:12], args.get("player") or None)
 

@@ -1,0 +1,32 @@
+"""The record and campaign parsers: any text is scored or refused with a RulesError."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import given
+from strategies import CAMPAIGN, TEXT
+
+from companion.rules import RulesError, load_campaign, score_text
+
+
+@given(TEXT)
+def test_any_record_text_is_scored_or_refused_with_a_line(text: str) -> None:
+    started = time.monotonic()
+    try:
+        sheet = score_text(text)
+    except RulesError as err:
+        assert str(err) and "\n" not in str(err) and len(str(err)) < 1000
+    else:
+        assert isinstance(sheet["total"], int) and abs(sheet["total"]) < 10**9
+    assert time.monotonic() - started < 2.0
+
+
+@given(CAMPAIGN)
+def test_any_campaign_text_is_replayed_or_refused_with_a_line(text: str) -> None:
+    try:
+        state = load_campaign(text)
+    except RulesError as err:
+        assert str(err) and "\n" not in str(err) and len(str(err)) < 1000
+    else:
+        state.to_json()
