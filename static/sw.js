@@ -1,13 +1,15 @@
 /* Service worker (served at /sw.js, scope /): the app works on a table with bad reception.
  * - Install: caches the app shell (home, score page, rules, offline page) and the static files.
  * - Static files (/static/...): cache first, refreshed in the background.
- * - Pages (navigations): network first, the copy is kept; offline -> the cached copy, else /offline.
+ * - Pages (navigations): network first; offline -> the cached copy, else /offline. Only what
+ *   offline play needs is kept: the shell and the recorder pages (/play/...), never the other
+ *   private pages (game sheets, campaigns, photos, records, archives).
  * - htmx fragment requests and every POST go to the network; unsent form posts are the job of
  *   offline.js (window.companionQueue), which keeps them on the phone until the connection returns.
  * Bump VERSION when the shell changes: old caches are deleted on activate.
  */
 "use strict";
-var VERSION = "companion-v1";
+var VERSION = "companion-v2";
 var SHELL = ["/", "/offline", "/score", "/rules"];
 var STATIC = [
   "/static/app.css", "/static/app.js", "/static/offline.js", "/static/htmx-2.0.11.min.js",
@@ -44,9 +46,13 @@ function staticFirst(request) {
   });
 }
 
+function keptOffline(url) {
+  return SHELL.indexOf(url.pathname) >= 0 || url.pathname.indexOf("/play/") === 0;
+}
+
 function pageNetworkFirst(request) {
   return fetch(request).then(function (response) {
-    if (response.ok) {
+    if (response.ok && keptOffline(new URL(request.url))) {
       var copy = response.clone();
       caches.open(VERSION).then(function (cache) { cache.put(request, copy); });
     }

@@ -32,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
 
     app = create_app()
     urls = phone_urls(args.host, args.port)
+    if not app.config.get("BASE_URL"):  # share links name the address the phones use
+        app.config["BASE_URL"] = urls[0].rstrip("/")
     print(f"Companion running at {urls[0]}", flush=True)
     for url in urls[1:]:
         print(f"  also at {url}", flush=True)

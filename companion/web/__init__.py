@@ -26,12 +26,15 @@ lives in the instance folder (``instance/companion.sqlite``), created on first s
 """
 from __future__ import annotations
 
+import os
 import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
+
+from companion.web import settings
 
 ROOT = Path(__file__).resolve().parents[2]
 if not (ROOT / "templates").is_dir():  # installed from a wheel: see pyproject data-files
@@ -55,8 +58,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),
     )
     app.config.from_pyfile("config.py", silent=True)
+    app.config.from_mapping(settings.from_environment(os.environ))
     if test_config is not None:
         app.config.from_mapping(test_config)
+    settings.apply(app)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if app.config["SECRET_KEY"] == "dev" and not app.testing:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))

@@ -15,7 +15,8 @@ Representation:
   Content-Length) is read up to the limit first and refused beyond it, never cut.
 - Headers: a Content-Security-Policy without inline scripts or styles
   (``script-src 'self'``), ``X-Content-Type-Options``, ``Referrer-Policy``,
-  ``X-Frame-Options``, ``Permissions-Policy``.
+  ``X-Frame-Options``, ``Permissions-Policy``; ``Cache-Control: private, no-store`` on
+  everything but ``PUBLIC_PATHS``; HSTS when served over https (``settings``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ from flask import Flask, Response, abort, current_app, request, session
 from markupsafe import Markup
 
 F = TypeVar("F", bound=Callable[..., object])
+
+PUBLIC_PATHS = ("/static/", "/sw.js", "/manifest.webmanifest")
+"""Responses the same for everyone: they keep their own caching headers."""
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CSRF_FIELD = "csrf_token"
@@ -139,6 +143,12 @@ def check_csrf() -> None:
 def add_headers(response: Response) -> Response:
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    if current_app.config.get("HSTS"):
+        response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    if not request.path.startswith(PUBLIC_PATHS):
+        # pages, records, archives and photos are the players' own: never kept by a
+        # shared cache or the browser's disk cache (the service worker keeps what offline needs)
+        response.headers["Cache-Control"] = "private, no-store"
     return response
 
 

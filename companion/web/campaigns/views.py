@@ -36,6 +36,7 @@ from companion.storage import campaigns as storage
 from companion.web import access
 from companion.web.campaigns.chart import score_chart
 from companion.web.campaigns.track import cross_id, draw_track
+from companion.web.settings import public_url
 
 GREAT_MILL = "great-mill"
 
@@ -184,8 +185,8 @@ def campaign_context(db: sqlite_utils.Database, campaign: dict[str, Any], level:
     share = None
     if level == "owner" and campaign.get("view_token"):
         share = {
-            "view": url_for("campaigns.shared", token=campaign["view_token"], _external=True),
-            "edit": url_for("campaigns.shared", token=campaign["edit_token"], _external=True),
+            "view": public_url(url_for("campaigns.shared", token=campaign["view_token"])),
+            "edit": public_url(url_for("campaigns.shared", token=campaign["edit_token"])),
         }
     stats = campaign_stats(state)
     offered = offers(state)

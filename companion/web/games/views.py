@@ -20,6 +20,7 @@ from companion.rules import RulesError, parse_record, replay
 from companion.web import access, records
 from companion.web.games.sheet import DuelRow, Row, duel_rows, pad_rows, warnings_of
 from companion.web.hexmap import SMALL, MapView, map_view
+from companion.web.settings import public_url
 
 
 @dataclass
@@ -59,8 +60,8 @@ def game_context(game: dict[str, Any], level: str, **extra: Any) -> dict[str, An
     share = None
     if level == "owner":
         share = {
-            "view": url_for("games.shared", token=game["view_token"], _external=True),
-            "edit": url_for("games.shared", token=game["edit_token"], _external=True),
+            "view": public_url(url_for("games.shared", token=game["view_token"])),
+            "edit": public_url(url_for("games.shared", token=game["edit_token"])),
         }
     return dict(game=game, level=level, view=view, view_error=error,
                 summary=records.summary(game["record"]), share=share,

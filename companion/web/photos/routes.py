@@ -341,7 +341,6 @@ def photo(game_id: int, photo_id: int) -> Response:
         abort(404)
     response = make_response(data)
     response.mimetype = "image/jpeg"
-    response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
     return response
 
 
