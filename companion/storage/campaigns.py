@@ -362,9 +362,13 @@ def record_score(
                                campaign_id=campaign_id, number=number)
 
 
-def start_campaign_game(db: sqlite_utils.Database, campaign_id: int) -> int:
+def start_campaign_game(db: sqlite_utils.Database, campaign_id: int,
+                        expected_version: int | None = None) -> int:
     """Start the campaign's next game: an in-progress record whose headers name the
-    players and the unlocked score rows (``unlocked:``) of the campaign."""
+    players and the unlocked score rows (``unlocked:``) of the campaign. With
+    ``expected_version`` it is started once per version of the campaign (the version is
+    bumped with it): a repeated or concurrent post of the same form gets
+    ``StaleEditError`` instead of a second game."""
     camp = get_campaign(db, campaign_id)
     header = unlocked_header(load_state(db, campaign_id))
     lines = ["game: board-game"]
@@ -373,6 +377,8 @@ def start_campaign_game(db: sqlite_utils.Database, campaign_id: int) -> int:
     if header:
         lines.append(f"unlocked: {header}")
     with transaction(db):
+        if expected_version is not None:
+            _bump(db, campaign_id, expected_version)
         return insert_game_row(db, "\n".join(lines) + "\n", campaign_id=campaign_id)
 
 

@@ -82,6 +82,18 @@ class FindConfig:
     huge_tile_factor: float = 3.0
     """A hexagon more than this many times the median hexagon's area is a cluster of
     tiles, never one tile."""
+    art_texture_min: float = 0.5
+    """A located tile counts only when its texture (mean |Laplacian|) is at least this
+    fraction of the median tile's,..."""
+    art_share_min: float = 0.15
+    """...its share of game colours (meadow, forest, grain) at least this fraction of
+    the median's or..."""
+    art_colour_min: float = 0.18
+    """...its share of art colours (those, roofs, water, cobbles) this fraction,..."""
+    art_weak_share: float = 0.35
+    """...and, with a game-colour share below this fraction of the median, at least the
+    median texture (``scan._shows_tile_art``; chosen on real-table composites of seed
+    1300 and rendered 300)."""
     map_min_cells: int = 3
     """A lone hexagonal outline is a map when a lattice inside it finds this many cells
     with tile art; else it is one loose tile (and the scan warns)."""
@@ -92,6 +104,9 @@ class LatticeConfig:
     """Assembled maps: the hex lattice and which of its cells hold a tile (``lattice``,
     ``scan``)."""
 
+    size_tolerance: float = 1.3
+    """With three or more tiles lying apart (their hexagons give the tile size), a
+    lattice whose cells are more than this factor larger or smaller is a last resort."""
     hole_min_frac: float = 0.6
     """Holes in a map larger than this fraction of a tile's area are empty cells."""
     bare_texture_max: float = 3.8
@@ -286,6 +301,9 @@ class FlagsConfig:
     """Least share of a pennant's surrounding ring that is pale outline."""
     fill_max: float = 0.72
     """A pennant (a triangle) fills at most this share of its least bounding rectangle."""
+    flag_doubt_below: float = 0.75
+    """A flag found with less confidence than this (``Flag.confidence``) is shown as
+    doubtful (``ScannedTile.flag_doubtful``)."""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ import numpy as np
 
 from companion.rules import (
     DIRECTIONS,
+    LETTER_OF,
     Hex,
     Placement,
     Record,
@@ -69,6 +70,8 @@ class ScannedTile:
     doubtful: tuple[int, ...] = ()
     """Edges a person should check: read with confidence below ``decode.doubt_below``,
     or in a track/stream ``mismatch``."""
+    flag_doubtful: bool = False
+    """The flag (or a flag seen where the code shows no such terrain) needs checking."""
 
     @property
     def at(self) -> Hex:
@@ -120,7 +123,8 @@ class Scan:
                  "confidence": [round(c, 3) for c in t.confidence],
                  "attributes": dict(t.attributes),
                  "center_px": [round(t.center_px[0], 1), round(t.center_px[1], 1)],
-                 "mismatch": list(t.mismatch), "doubtful": list(t.doubtful)}
+                 "mismatch": list(t.mismatch), "doubtful": list(t.doubtful),
+                 "flag_doubtful": t.flag_doubtful}
                 for t in self.tiles
             ],
             "record": self.record,
@@ -318,6 +322,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         if abs(size / radius - 1.0) > 0.12:
             views.append(lattice_mod.map_view(image, map_mask, size))
     best: tuple[float, lattice_mod.Lattice, list[tuple[int, int]]] | None = None
+    other: tuple[float, lattice_mod.Lattice, list[tuple[int, int]]] | None = None
     for v in views:
         if v is view:
             starts = local + lattice_mod.fit_outline(v, config)[:1]
@@ -338,8 +343,15 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                 continue
             # Judge every candidate on the same view (the silhouette's size).
             score = lattice_mod.fit_quality(lat, view, config)
+            if len(hexes) >= 3 and not _size_agrees(lat, cells, radius, config):
+                # Tiles lying apart show the tile size: a lattice of another size
+                # only wins when nothing of the right size fits at all.
+                if other is None or score > other[0]:
+                    other = (score, lat, cells)
+                continue
             if best is None or score > best[0]:
                 best = (score, lat, cells)
+    best = best or other
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     if one_tile is not None:
@@ -369,6 +381,48 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             continue
         corners = snapped[cell]
         out.append(LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius)))
+    return out
+
+
+def _size_agrees(lat: lattice_mod.Lattice, cells: list[tuple[int, int]], radius: float,
+                 config: ScanConfig) -> bool:
+    """Whether the lattice's median cell radius lies within ``lattice.size_tolerance``
+    (a factor either way) of ``radius``, the tile size the lone hexagons show."""
+    sizes = []
+    for cell in cells[:: max(1, len(cells) // 12)]:
+        corners = lat.cell_corners(cell)
+        sizes.append(float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean()))
+    ratio = float(np.median(sizes)) / max(radius, 1e-6)
+    return 1.0 / config.lattice.size_tolerance <= ratio <= config.lattice.size_tolerance
+
+
+ART_CLASSES = np.array([edges_mod.MEADOW, edges_mod.FOREST, edges_mod.GRAIN, edges_mod.ROOF,
+                        edges_mod.BLUE, edges_mod.PALE])
+"""The colours of tile art: the game's fields plus roofs, water and pale cobbles."""
+
+
+def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
+                    colourful: list[float], config: ScanConfig) -> list[bool]:
+    """Whether each located cell shows tile art like the photo's other tiles, judged
+    relative to the median tile by its share of game colours (meadow, forest, grain),
+    of art colours (those plus roofs, water and cobbles) and its texture (mean |Laplacian|):
+    texture at least ``find.art_texture_min``; few game colours (below
+    ``find.art_share_min``) need art colours (``find.art_colour_min``); a weak share
+    (below ``find.art_weak_share``) needs the median texture. A score pad, cards, a box
+    lid, markers or a play mat taken into the map's lattice fall short."""
+    if len(found) < 3:
+        return [True] * len(found)
+    texture = [_texture(f.rectified, config)[0] for f in found]
+    share_mid = max(float(np.median(terrain_like)), 1e-6)
+    colour_mid = max(float(np.median(colourful)), 1e-6)
+    texture_mid = max(float(np.median(texture)), 1e-6)
+    out = []
+    for s, c, t in zip(terrain_like, colourful, texture, strict=True):
+        share, colour, busy = s / share_mid, c / colour_mid, t / texture_mid
+        out.append(busy >= config.find.art_texture_min
+                   and (share >= config.find.art_share_min
+                        or colour >= config.find.art_colour_min)
+                   and (share >= config.find.art_weak_share or busy >= 1.0))
     return out
 
 
@@ -426,12 +480,20 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     readings: list[Reading] = []
     tile_probs: list[tuple[np.ndarray, tuple[str, ...]]] = []
     off = config.decode.off_catalogue_prior if config.decode.use_catalogue else 1.0
-    terrain_like = []
-    for f, tile_meadow in zip(found, meadows, strict=True):
-        classes = edges_mod.pixel_classes(f.rectified, tile_meadow)
-        inside = classes[edges_mod.hexagon_mask(config.rectify.radius) > 0]
-        game = np.isin(inside, edges_mod.GAME_CLASSES)
-        terrain_like.append(float(np.mean(game)))
+    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    classes_of = [edges_mod.pixel_classes(f.rectified, m)
+                  for f, m in zip(found, meadows, strict=True)]
+    terrain_like = [float(np.mean(np.isin(c[inside], edges_mod.GAME_CLASSES)))
+                    for c in classes_of]
+    if float(np.median(terrain_like)) < config.terrain.min_terrain_fraction:
+        raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
+                        "tiles (a photo of something else?)")
+    colourful = [float(np.mean(np.isin(c[inside], ART_CLASSES))) for c in classes_of]
+    keep = _shows_tile_art(found, terrain_like, colourful, config)
+    found = [f for f, k in zip(found, keep, strict=True) if k]
+    meadows = [m for m, k in zip(meadows, keep, strict=True) if k]
+    classes_of = [c for c, k in zip(classes_of, keep, strict=True) if k]
+    for f, tile_meadow, classes in zip(found, meadows, classes_of, strict=True):
         probs = _edge_probabilities(f.rectified, classes, config)
         detail = edges_mod.apply_gains(
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
@@ -448,12 +510,10 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         flag = find_flag(detail, code, config) if kind_of_task is None else None
         if flag is not None:
             attrs["flag"] = flag.kind
+            attrs["flag_confidence"] = flag.confidence
         readings.append((code, conf, attrs))
         if clock:
             clock.check()
-    if float(np.median(terrain_like)) < config.terrain.min_terrain_fraction:
-        raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
-                        "tiles (a photo of something else?)")
     free: list[np.ndarray | None] = [None] * len(found)
     if config.decode.use_catalogue and config.decode.use_inventory:
         # Each physical tile lies on the table at most once: decode all tiles together.
@@ -498,8 +558,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             code, conf, attrs = readings[i]
             at = Hex(cell[0] - origin[0], cell[1] - origin[1])
             mismatch = tuple(flags.get(cell, []))
-            tiles.append(ScannedTile(_placement(at, code, attrs), conf, centres[i], mismatch,
-                                     _doubtful(conf, mismatch, config)))
+            tiles.append(_scanned(at, code, conf, attrs, centres[i], mismatch, config))
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
@@ -507,8 +566,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         if len(readings) == 1:
             warnings.append("only one tile found: if the photo shows a map, its seams were "
                             "not visible (photograph it closer or from above)")
-        tiles = [ScannedTile(_placement(Hex(i, 0), code, attrs), conf, centres[i],
-                             doubtful=_doubtful(conf, (), config))
+        tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config)
                  for i, (code, conf, attrs) in enumerate(readings)]
     return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
@@ -519,6 +577,25 @@ def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanCo
     """The edges the review highlights: low confidence or a track/stream mismatch."""
     low = {e for e, c in enumerate(conf) if c < config.decode.doubt_below}
     return tuple(sorted(low | set(mismatch)))
+
+
+def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, object],
+             centre: tuple[float, float], mismatch: tuple[int, ...], config: ScanConfig
+             ) -> ScannedTile:
+    """The scanned tile of a final reading. A flag whose terrain the final code no longer
+    shows (decoding changed the code after the flag was read) is left out, since the
+    record would be refused, and the flag is marked doubtful like an unclear one."""
+    flag = attrs.get("flag")
+    confidence = attrs.get("flag_confidence", 1.0)
+    flag_doubtful = False
+    if isinstance(flag, str):
+        if LETTER_OF[flag] not in code:
+            attrs = {k: v for k, v in attrs.items() if k != "flag"}
+            flag_doubtful = True
+        elif isinstance(confidence, float) and confidence < config.flags.flag_doubt_below:
+            flag_doubtful = True
+    return ScannedTile(_placement(at, code, attrs), conf, centre, mismatch,
+                       _doubtful(conf, mismatch, config), flag_doubtful)
 
 
 def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:

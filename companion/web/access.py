@@ -6,8 +6,10 @@ thing shared, a dict ``{id as str: "view" | "edit"}`` added when a share link is
 ``grants`` for games (``/s/TOKEN``), ``campaign_grants`` for campaigns (``/c/TOKEN``).
 A row's access level is ``"owner"`` (its ``owner`` column is this browser), else the
 granted level, else none. ``load_game(id, need)`` / ``load_campaign(id, need)`` return
-the row and the level, or answer 404 (no such row) / 403 (not allowed: a friendly page;
-for a campaign ``CampaignDenied``, which the campaigns blueprint words itself). The games
+the row and the level, or answer 404 when there is no such row *or* this browser has no
+access at all (the two answer alike, so ids cannot be probed), 403 when a share link's
+level is not enough (a viewer trying to edit: a friendly page; for a campaign
+``CampaignDenied``, which the campaigns blueprint words itself). The games
 of a campaign are reached through it: ``grant_game`` gives this browser the campaign's
 level on one of its games.
 """
@@ -73,13 +75,16 @@ def allowed(level: str | None, need: str) -> bool:
 
 
 def load_game(game_id: int, need: str = "view") -> tuple[dict[str, Any], str]:
-    """The game and this browser's access to it; 404 if missing, 403 if not allowed."""
+    """The game and this browser's access to it; 404 if missing or not shared with this
+    browser, 403 if its share link does not allow ``need``."""
     try:
         game = storage_games.get_game(get_db(), game_id)
     except NotFoundError:
         abort(404)
     level = access_to("game", game)
-    if level is None or not allowed(level, need):
+    if level is None:
+        abort(404)
+    if not allowed(level, need):
         abort(403)
     return game, level
 
@@ -92,7 +97,9 @@ def load_campaign(campaign_id: int, need: str = "view") -> tuple[dict[str, Any],
     except NotFoundError:
         abort(404)
     level = access_to("campaign", campaign)
-    if level is None or not allowed(level, need):
+    if level is None:
+        abort(404)
+    if not allowed(level, need):
         raise CampaignDenied(need)
     return campaign, level
 

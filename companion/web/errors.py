@@ -18,7 +18,8 @@ def messages() -> dict[int, tuple[str, str]]:
     return {
         400: (_("Bad request"), _("The request could not be understood.")),
         403: (_("Not yours"), _("This game belongs to someone else. Ask them for a share link.")),
-        404: (_("Not found"), _("There is nothing at this address.")),
+        404: (_("Not found"), _("There is nothing at this address, or it was not shared "
+                                "with you: ask the owner for its link.")),
         405: (_("Not allowed"), _("This address does not accept that kind of request.")),
         409: (_("Changed meanwhile"), _("Someone else changed this game first.")),
         413: (_("Too large"), _("That upload is too large. Records are small text files; "

@@ -11,7 +11,8 @@ Representation:
   ``CSRF_ENABLED = False`` turns the check off (route tests only).
 - Size: ``MAX_CONTENT_LENGTH`` caps everything; every request whose view is not
   decorated with ``@large_upload`` is further limited to ``RECORD_MAX_BYTES``
-  (records are small). Too large gives the friendly 413 page.
+  (records are small). Too large gives the friendly 413 page. A chunked body (no
+  Content-Length) is read up to the limit first and refused beyond it, never cut.
 - Headers: a Content-Security-Policy without inline scripts or styles
   (``script-src 'self'``), ``X-Content-Type-Options``, ``Referrer-Policy``,
   ``X-Frame-Options``, ``Permissions-Policy``.
@@ -20,6 +21,7 @@ Representation:
 from __future__ import annotations
 
 import hmac
+import io
 import secrets
 from collections.abc import Callable
 from typing import TypeVar
@@ -96,9 +98,30 @@ def limit_size() -> None:
             current_app.config["RECORD_MAX_BYTES"],
             current_app.config["MAX_CONTENT_LENGTH"] or current_app.config["RECORD_MAX_BYTES"],
         )
-    if request.content_length is not None and request.max_content_length is not None and (
-            request.content_length > request.max_content_length):
+    limit = request.max_content_length
+    if request.content_length is not None and limit is not None and (
+            request.content_length > limit):
         abort(413)
+    if request.content_length is None and limit is not None and _has_body():
+        _buffer_unsized_body(limit)
+
+
+def _has_body() -> bool:
+    return "chunked" in request.headers.get("Transfer-Encoding", "").lower() or bool(
+        request.environ.get("wsgi.input_terminated"))
+
+
+def _buffer_unsized_body(limit: int) -> None:
+    """A body without Content-Length (chunked): read it up to ``limit`` bytes, refuse 413
+    beyond (werkzeug would cut it silently), and give it its length for the views."""
+    environ = request.environ
+    data = environ["wsgi.input"].read(limit + 1)
+    if len(data) > limit:
+        abort(413)
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
+    environ["wsgi.input_terminated"] = False
 
 
 def check_csrf() -> None:

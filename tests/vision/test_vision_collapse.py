@@ -45,3 +45,43 @@ def test_a_lone_tile_stays_one_tile_and_the_scan_says_so(seed: int) -> None:
     result = scan(_jpeg(rendered.image))
     assert result.kind == "loose" and len(result.tiles) == 1
     assert any("only one tile" in w for w in result.warnings)
+
+
+def _fake(rectified_like: np.ndarray, kind: str, seed: int) -> np.ndarray:
+    """A rectified cell over something that is not a tile."""
+    rng = np.random.default_rng(seed)
+    out = np.zeros_like(rectified_like)
+    h, w = out.shape[:2]
+    if kind == "felt":  # a green play mat: meadow-coloured, its fibres below a cell's pixels
+        out[:] = (60, 135, 70)
+        out = cv2.add(out, rng.normal(0, 3, out.shape).astype(np.int16), dtype=cv2.CV_8U)
+        out = cv2.GaussianBlur(out, (0, 0), 1.0)
+    elif kind == "pad":  # a score pad: white, ruled, a few numbers
+        out[:] = (236, 240, 242)
+        for y in range(8, h, 10):
+            cv2.line(out, (0, y), (w, y), (150, 120, 90), 1)
+        cv2.putText(out, "42", (w // 3, h // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (90, 40, 20), 2)
+    else:  # a box lid: smooth colourful picture
+        art = (rng.random((4, 4, 3)) * 200 + 30).astype(np.uint8)
+        out = cv2.resize(art, (w, h), interpolation=cv2.INTER_CUBIC)
+    return out
+
+
+def test_cells_over_a_mat_a_score_pad_or_a_box_lid_are_not_tiles() -> None:
+    from companion.vision.config import DEFAULT_CONFIG
+    from companion.vision.io import load_photo
+    from companion.vision.scan import LocatedTile, locate_tiles, read_tiles
+
+    rendered = render_record(_hexagonal_map(2, 7), seed=7, size_px=(2400, 1800))
+    photo = load_photo(_jpeg(rendered.image), DEFAULT_CONFIG)
+    found, kind = locate_tiles(photo.image, DEFAULT_CONFIG)
+    assert kind == "assembled" and len(found) >= 18
+    far = np.array([[5.0, 5.0], [15.0, 5.0], [20.0, 14.0], [15.0, 23.0], [5.0, 23.0],
+                    [0.0, 14.0]])
+    fakes = [LocatedTile((40 + i, 40), far, _fake(found[0].rectified, k, i))
+             for i, k in enumerate(("felt", "pad", "lid"))]
+    result = read_tiles(photo, found + fakes, kind, DEFAULT_CONFIG)
+    assert len(result.tiles) == len(found)
+    off = DEFAULT_CONFIG.tuned(art_texture_min=0.0, art_share_min=0.0, art_colour_min=0.0,
+                               art_weak_share=0.0)
+    assert len(read_tiles(photo, found + fakes, kind, off).tiles) == len(found) + 3

@@ -9,6 +9,7 @@ import argparse
 import io
 import json
 import re
+import threading
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -325,11 +326,11 @@ def test_list_share_links_and_strangers(app: Flask, b: Browser) -> None:
     assert "Lakeside" in listing and "Friday" in listing
     stranger = Browser(app)
     assert "Lakeside" not in stranger.get("/campaigns").get_data(as_text=True)
-    assert stranger.get(f"/campaigns/{cid}").status_code == 403
-    assert stranger.get(f"/campaigns/{cid}.zip").status_code == 403
+    assert stranger.get(f"/campaigns/{cid}").status_code == 404  # as if missing
+    assert stranger.get(f"/campaigns/{cid}.zip").status_code == 404
     add_score(b, cid, 140)
     assert stranger.post(f"/campaigns/{cid}/score", score="100",
-                         version=version(app, cid)).status_code == 403
+                         version=version(app, cid)).status_code == 404
     page = b.get(f"/campaigns/{cid}").get_data(as_text=True)
     view, edit = re.findall(r'class="share-link" readonly value="http://[^/]+(/c/[^"]+)"', page)
     viewer = Browser(app)
@@ -337,7 +338,7 @@ def test_list_share_links_and_strangers(app: Flask, b: Browser) -> None:
     assert viewer.get(f"/campaigns/{cid}").status_code == 200
     assert "cross-link" not in viewer.get(f"/campaigns/{cid}").get_data(as_text=True)
     assert cross(viewer, cid, "start-box1", "start").status_code == 403
-    assert viewer.get(f"/campaigns/{cid2}").status_code == 403
+    assert viewer.get(f"/campaigns/{cid2}").status_code == 404
     editor = Browser(app)
     editor.get(edit)
     assert cross(editor, cid, "start-box1", "start").status_code == 303
@@ -487,3 +488,32 @@ def test_game_of_another_campaign_is_404(app: Flask, b: Browser) -> None:
     assert b.get(f"/campaigns/{two}/games/{gid}").status_code == 404
     assert b.get(f"/campaigns/{two}/games/{gid}/open").status_code == 404
     assert b.get(f"/campaigns/{one}/games/999").status_code == 404
+
+
+def test_next_game_is_started_once_per_version_even_when_posted_at_once(
+        app: Flask, b: Browser) -> None:
+    cid = b.new_campaign()
+    add_score(b, cid, 140)
+    ver = version(app, cid)
+    page = b.get(f"/campaigns/{cid}").get_data(as_text=True)
+    assert re.search(rf'name="version" value="{ver}">\s*<button[^>]*id="new-campaign-game"',
+                     page)
+    answers: list[Any] = []
+
+    def post() -> None:
+        client = app.test_client()
+        with b.c.session_transaction() as theirs, client.session_transaction() as mine:
+            mine.update(theirs)
+        answers.append(client.post(f"/campaigns/{cid}/games/new",
+                                   data={"csrf_token": b.token, "version": str(ver)}))
+
+    threads = [threading.Thread(target=post) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    with app.app_context():
+        started = storage.games_in_progress(get_db(), cid)
+    assert len(started) == 1
+    assert {r.status_code for r in answers} == {303}
+    assert {r.headers["Location"].rsplit("/", 1)[1] for r in answers} == {str(started[0]["id"])}

@@ -118,7 +118,7 @@ def test_dispute_bad_input_is_one_line(client: FlaskClient, game_id: int) -> Non
 
 
 def test_dispute_needs_access(app: Flask, game_id: int) -> None:
-    assert app.test_client().get(f"/games/{game_id}/dispute").status_code == 403
+    assert app.test_client().get(f"/games/{game_id}/dispute").status_code == 404
 
 
 def test_rules_page_shows_every_ruling_with_switch(client: FlaskClient) -> None:

@@ -106,9 +106,11 @@ def test_strangers_are_refused_and_share_links_grant(app: Flask) -> None:
     game_id = import_game(owner, tok, finished=False)
     row = stored(app, game_id)
     stranger, stok = browser(app)
-    assert stranger.get(f"/games/{game_id}").status_code == 403
-    assert stranger.get(f"/games/{game_id}.dorf").status_code == 403
-    assert b"belongs to someone else" in stranger.get(f"/games/{game_id}").data
+    assert stranger.get(f"/games/{game_id}").status_code == 404  # as a missing id answers
+    assert stranger.get(f"/games/{game_id}.dorf").status_code == 404
+    missing = stranger.get("/games/999999").get_data(as_text=True)
+    assert "not shared with you" in missing
+    assert "not shared with you" in stranger.get(f"/games/{game_id}").get_data(as_text=True)
 
     # the view link: may look and download, may not edit
     r = stranger.get(f"/s/{row['view_token']}")

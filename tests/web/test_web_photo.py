@@ -126,11 +126,11 @@ def test_strangers_cannot_upload_or_see_the_review(app: Flask,
                                                    scanned: tuple[FlaskClient, str, int]) -> None:
     _c, _tok, game_id = scanned
     other, tok = browser(app)
-    assert other.get(f"/games/{game_id}/photos/new").status_code == 403
-    assert other.get(f"/games/{game_id}/photos/review").status_code == 403
-    assert other.get(f"/games/{game_id}/photos/1.jpg").status_code == 403
+    assert other.get(f"/games/{game_id}/photos/new").status_code == 404
+    assert other.get(f"/games/{game_id}/photos/review").status_code == 404
+    assert other.get(f"/games/{game_id}/photos/1.jpg").status_code == 404
     r = upload(other, tok, game_id, PHOTO.read_bytes())
-    assert r.status_code == 403
+    assert r.status_code == 404
 
 
 def test_upload_scans_and_review_shows_overlay_and_engine_map(

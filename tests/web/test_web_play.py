@@ -180,8 +180,8 @@ def test_stale_version_is_told_and_shown_the_current_map(app: Flask, client: Fla
 
 def test_view_only_access_cannot_place(app: Flask, client: FlaskClient) -> None:
     gid = new_game(app, START, owner="someone-else")
-    assert client.get(f"/play/{gid}").status_code == 403
-    assert place(client, gid, 1, 0, 1, "TMMMMM").status_code == 403
+    assert client.get(f"/play/{gid}").status_code == 404  # not shared: as if missing
+    assert place(client, gid, 1, 0, 1, "TMMMMM").status_code == 404
     assert client.get("/play/9999").status_code == 404
 
 

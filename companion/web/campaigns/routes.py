@@ -64,7 +64,7 @@ from companion.rules import (
 from companion.storage import archive, sharing
 from companion.storage import campaigns as storage
 from companion.storage import games as storage_games
-from companion.storage.errors import StorageError
+from companion.storage.errors import StaleEditError, StorageError
 from companion.web import access, records
 from companion.web.access import CampaignDenied, grant_game
 from companion.web.access import load_campaign as load
@@ -353,8 +353,17 @@ def _campaign_game(campaign_id: int, game_id: int) -> dict[str, Any]:
 
 @bp.post("/campaigns/<int:campaign_id>/games/new")
 def new_game(campaign_id: int) -> Response:
+    """Start the next game once per version of the campaign: a double tap, a resent form
+    or another phone posting the same version is taken to the game already started."""
     _campaign, level = load(campaign_id, need="edit")
-    game_id = storage.start_campaign_game(get_db(), campaign_id)
+    db = get_db()
+    try:
+        game_id = storage.start_campaign_game(db, campaign_id, int_field("version"))
+    except StaleEditError:
+        started = storage.games_in_progress(db, campaign_id)
+        if not started:
+            return stale(campaign_id)
+        game_id = int(started[-1]["id"])
     grant_game(game_id, level)
     return go(url_for("campaigns.game", campaign_id=campaign_id, game_id=game_id))
 

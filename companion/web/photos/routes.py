@@ -220,8 +220,8 @@ def upload(game_id: int) -> Response:
         return _form_page(game, level, status=422, error=_(
             "The photo could not be read: %(reason)s. Take it again from above, with the "
             "whole map in the picture and no strong shadows.", reason=err.reason))
-    result = found.to_json()
-    for tile in result["tiles"]:  # type: ignore[union-attr]
+    result: dict[str, Any] = found.to_json()
+    for tile in result["tiles"]:  # centres in the stored copy's pixels
         tile["center_px"] = [round(v, 1) for v in clean.to_stored(tile["center_px"])]
     fresh = request.form.get("fresh") == "1"
 
