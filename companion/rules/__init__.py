@@ -175,8 +175,6 @@ from companion.rules.scoring import (
     Sheet,
     explain_lines,
     score,
-    score_duel,
-    score_game,
     score_text,
 )
 from companion.rules.tiles import (
@@ -277,8 +275,6 @@ __all__ = [
     "Ruling",
     "RULINGS",
     "score",
-    "score_duel",
-    "score_game",
     "score_text",
     "search_rules",
     "Section",

@@ -16,7 +16,7 @@ from companion.rules.game import replay
 from companion.rules.hexgrid import Hex
 from companion.rules.notation import Placement, Record, parse_record, write_record
 from companion.rules.randomgame import random_game
-from companion.rules.scoring.board_game import score_game
+from companion.rules.scoring import score
 from companion.rules.territories import BoardTerritories, flood_fill
 from companion.rules.tiles import parse_split, rotate, split_spec
 
@@ -52,8 +52,8 @@ def test_moving_or_rotating_the_whole_map_keeps_the_sheet(
     record, _ = random_game(seed, n)
     moved = Record(game=record.game)
     moved.placements.extend(_transform(p, steps, (dq, dr)) for p in record.placements)
-    before = score_game(replay(parse_record(write_record(record)))).to_json()
-    after = score_game(replay(parse_record(write_record(moved)))).to_json()
+    before = score(replay(parse_record(write_record(record)))).to_json()
+    after = score(replay(parse_record(write_record(moved)))).to_json()
     assert _summary(before) == _summary(after)
 
 

@@ -32,5 +32,4 @@ def score_text(text: str) -> dict[str, Any]:
     return score(replay(parse_record(text))).to_json()
 
 
-__all__ = ["DuelSheet", "Sheet", "explain_lines", "score", "score_game", "score_duel",
-           "score_text"]
+__all__ = ["DuelSheet", "Sheet", "explain_lines", "score", "score_text"]
