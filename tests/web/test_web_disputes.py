@@ -126,7 +126,7 @@ def test_rules_page_shows_every_ruling_with_switch(client: FlaskClient) -> None:
     for rid, ruling in RULINGS.items():
         assert f'id="{rid}"' in html
         if ruling.switchable:
-            assert f"<code>rulings: {rid}=off</code>" in html
+            assert f"<code>rulings: {ruling.switch}</code>" in html
     assert html.count("cannot be switched off") == sum(
         not r.switchable for r in RULINGS.values())
 
