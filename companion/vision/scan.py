@@ -408,21 +408,28 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
     of art colours (those plus roofs, water and cobbles) and its texture (mean |Laplacian|):
     texture at least ``find.art_texture_min``; few game colours (below
     ``find.art_share_min``) need art colours (``find.art_colour_min``); a weak share
-    (below ``find.art_weak_share``) needs the median texture. A score pad, cards, a box
-    lid, markers or a play mat taken into the map's lattice fall short."""
+    (below ``find.art_weak_share``) needs the median texture, or two neighbours in the
+    lattice that pass (a village tile inside the map). A score pad, cards, a box lid,
+    markers or a play mat taken into the map's lattice fall short."""
     if len(found) < 3:
         return [True] * len(found)
     texture = [_texture(f.rectified, config)[0] for f in found]
     share_mid = max(float(np.median(terrain_like)), 1e-6)
     colour_mid = max(float(np.median(colourful)), 1e-6)
     texture_mid = max(float(np.median(texture)), 1e-6)
-    out = []
+    strong, weak = [], []
     for s, c, t in zip(terrain_like, colourful, texture, strict=True):
         share, colour, busy = s / share_mid, c / colour_mid, t / texture_mid
-        out.append(busy >= config.find.art_texture_min
-                   and (share >= config.find.art_share_min
-                        or colour >= config.find.art_colour_min)
-                   and (share >= config.find.art_weak_share or busy >= 1.0))
+        art = busy >= config.find.art_texture_min and (
+            share >= config.find.art_share_min or colour >= config.find.art_colour_min)
+        weak.append(art and share < config.find.art_weak_share and busy < 1.0)
+        strong.append(art and not weak[-1])
+    passing = {f.cell for f, ok in zip(found, strong, strict=True) if ok and f.cell}
+    out = []
+    for f, ok, unsure in zip(found, strong, weak, strict=True):
+        if unsure and f.cell is not None:
+            ok = sum((f.cell[0] + d.q, f.cell[1] + d.r) in passing for d in DIRECTIONS) >= 2
+        out.append(ok)
     return out
 
 
