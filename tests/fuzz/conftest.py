@@ -1,6 +1,6 @@
 """Fixtures of the fuzz suite: the real app on a fresh SQLite file, CSRF off (the fuzz
 inputs are the forms' fields; the CSRF check itself is tested in tests/web), one game and
-one campaign this client owns, and the hypothesis profile that bounds the suite's time."""
+one campaign this client owns (``fuzz_strategies.FUZZ`` bounds each test's examples)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, settings
 
 from companion.web import create_app
-
-settings.register_profile(
-    "fuzz", max_examples=40, deadline=None, derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-settings.load_profile("fuzz")
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
-from strategies import CAMPAIGN, TEXT
 
 from companion.cli import main
+from tests.helpers.fuzz_strategies import CAMPAIGN, FUZZ, TEXT
 
 
 def _run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str]:
@@ -16,6 +16,7 @@ def _run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str]
     return status, capsys.readouterr().err
 
 
+@FUZZ
 @given(TEXT)
 def test_score_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
     path = tmp_path / "fuzz.dorf"
@@ -27,6 +28,7 @@ def test_score_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str], tex
             assert err.count("\n") == 1
 
 
+@FUZZ
 @given(CAMPAIGN)
 def test_campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
     path = tmp_path / "fuzz.txt"

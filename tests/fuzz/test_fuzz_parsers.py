@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 
 from hypothesis import given
-from strategies import CAMPAIGN, TEXT
 
 from companion.rules import RulesError, load_campaign, score_text
+from tests.helpers.fuzz_strategies import CAMPAIGN, FUZZ, TEXT
 
 
+@FUZZ
 @given(TEXT)
 def test_any_record_text_is_scored_or_refused_with_a_line(text: str) -> None:
     started = time.monotonic()
@@ -22,6 +23,7 @@ def test_any_record_text_is_scored_or_refused_with_a_line(text: str) -> None:
     assert time.monotonic() - started < 2.0
 
 
+@FUZZ
 @given(CAMPAIGN)
 def test_any_campaign_text_is_replayed_or_refused_with_a_line(text: str) -> None:
     try:

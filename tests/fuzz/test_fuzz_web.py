@@ -10,7 +10,8 @@ import zipfile
 from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import CAMPAIGN, CODE, HUGE, NUMBER, RECORD, TEXT
+
+from tests.helpers.fuzz_strategies import CAMPAIGN, CODE, FUZZ, HUGE, NUMBER, RECORD, TEXT
 
 ID = st.one_of(st.integers(0, 5).map(str), HUGE, st.integers(2**62, 2**70).map(str))
 FIELD = st.one_of(NUMBER, CODE, st.text(max_size=40),
@@ -58,6 +59,7 @@ def _check(response_status: int, started: float) -> None:
     assert time.monotonic() - started < 10.0
 
 
+@FUZZ
 @given(st.sampled_from(ROUTES), st.data())
 def test_forms_never_fail_with_500(client: FlaskClient, game_id: int, campaign_id: int,
                                    route: tuple[str, str, tuple[str, ...]],
@@ -78,6 +80,7 @@ def test_forms_never_fail_with_500(client: FlaskClient, game_id: int, campaign_i
     assert b"Traceback" not in r.data
 
 
+@FUZZ
 @given(st.sampled_from(ID_ROUTES), ID)
 def test_any_id_in_a_url_is_not_found_or_refused(client: FlaskClient, url: str,
                                                  some_id: str) -> None:
@@ -86,6 +89,7 @@ def test_any_id_in_a_url_is_not_found_or_refused(client: FlaskClient, url: str,
     _check(r.status_code, started)
 
 
+@FUZZ
 @given(TEXT)
 def test_api_score(client: FlaskClient, text: str) -> None:
     started = time.monotonic()
@@ -95,6 +99,7 @@ def test_api_score(client: FlaskClient, text: str) -> None:
     assert r.is_json
 
 
+@FUZZ
 @given(CAMPAIGN)
 def test_api_campaign(client: FlaskClient, text: str) -> None:
     started = time.monotonic()
@@ -103,6 +108,7 @@ def test_api_campaign(client: FlaskClient, text: str) -> None:
     _check(r.status_code, started)
 
 
+@FUZZ
 @given(TEXT)
 def test_game_import(client: FlaskClient, text: str) -> None:
     started = time.monotonic()
@@ -114,6 +120,7 @@ PHOTO_HEADERS = [b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", b"\x89PNG\r\n\x1a\n",
                  b"RIFF\x00\x00\x00\x00WEBPVP8 ", b"\x00\x00\x00\x18ftypheic", b"GIF89a"]
 
 
+@FUZZ
 @given(st.sampled_from(PHOTO_HEADERS), st.binary(max_size=2000))
 def test_photo_uploads_with_a_photo_header_and_garbage(client: FlaskClient, game_id: int,
                                                       header: bytes, rest: bytes) -> None:
@@ -161,6 +168,7 @@ def test_crafted_zips_are_refused_politely(client: FlaskClient) -> None:
         _check(r.status_code, started)
 
 
+@FUZZ
 @given(st.binary(max_size=3000))
 def test_any_bytes_as_a_zip(client: FlaskClient, blob: bytes) -> None:
     started = time.monotonic()

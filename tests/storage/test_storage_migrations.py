@@ -20,7 +20,7 @@ CORE_TABLES = {"migrations", "players", "campaigns", "campaign_players", "games"
                "achievements"}
 ALL_TABLES = CORE_TABLES | {"photos", "photo_reviews", "play_redo"}
 NUMBERS = [m.number for m in MIGRATIONS]
-LEGACY_DUMP = Path(__file__).parent / "data" / "legacy_web.sql"
+LEGACY_DUMP = Path(__file__).resolve().parents[1] / "data" / "legacy_web.sql"
 
 
 def test_migrate_an_empty_database_file(tmp_path: Path) -> None:

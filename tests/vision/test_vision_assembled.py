@@ -6,10 +6,10 @@ import json
 
 import numpy as np
 import pytest
-from vision_scanner_synth import draw_map, random_map
 
 from companion.rules import DIRECTIONS, LETTER_OF, Placement, TaskSpec
 from companion.vision import ScanConfig, scan
+from tests.helpers.scanner_synth import draw_map, random_map
 
 
 def _score(truth: dict[tuple[int, int], str], centres: dict[tuple[int, int], tuple[float, float]],

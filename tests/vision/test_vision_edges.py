@@ -7,7 +7,6 @@ import math
 
 import cv2
 import numpy as np
-from vision_scanner_synth import FOREST, MEADOW, WATER, draw_map, hsv_bgr, random_map
 
 from companion.vision import lattice
 from companion.vision.background import foreground_mask
@@ -41,6 +40,7 @@ from companion.vision.edges import (
 )
 from companion.vision.prior import decode
 from companion.vision.rectify import hexagon_mask, standard_size
+from tests.helpers.scanner_synth import FOREST, MEADOW, WATER, draw_map, hsv_bgr, random_map
 
 R = 64
 W, H = standard_size(R)

@@ -8,10 +8,10 @@ import json
 import cv2
 import numpy as np
 import pytest
-from vision_scanner_synth import draw_map, random_map
 
 from companion.commands.scan import run
 from companion.vision import ScanConfig, ScanError, scan
+from tests.helpers.scanner_synth import draw_map, random_map
 
 
 def test_empty_table() -> None:

@@ -7,7 +7,6 @@ import math
 import cv2
 import numpy as np
 import pytest
-from vision_scanner_synth import draw_map, draw_tile, random_map
 
 from companion.rules import rotate
 from companion.vision import lattice
@@ -18,6 +17,7 @@ from companion.vision.edges import LETTERS, classify_edges
 from companion.vision.find_tiles import find_loose_tiles
 from companion.vision.prior import apply_prior
 from companion.vision.rectify import order_corners, rectify, standard_corners
+from tests.helpers.scanner_synth import draw_map, draw_tile, random_map
 
 
 def _one_tile(code: str, turn: float = 0.0, size: float = 90.0) -> np.ndarray:
@@ -152,7 +152,7 @@ def test_a_strong_light_gradient_on_wood_stays_table() -> None:
     meadow tiles: compared at the table's own lightness, the wood's colour stays put and
     the tiles stand out (compared as they are, the far tile sinks into the table)."""
 
-    from vision_scanner_synth import hsv_bgr
+    from tests.helpers.scanner_synth import hsv_bgr
 
     rng = np.random.default_rng(0)
     h, w = 600, 800

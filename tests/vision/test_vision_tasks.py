@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from vision_scanner_synth import hsv_bgr
 
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.edges import DEFAULT_MEADOW, LETTERS
 from companion.vision.prior import decode
 from companion.vision.rectify import hexagon_mask, standard_size
 from companion.vision.tasks import find_bubble, reconcile_task, task_on_code, task_type
+from tests.helpers.scanner_synth import hsv_bgr
 
 R = DEFAULT_CONFIG.rectify.detail_radius
 TASK = ("task", "box-1-task")

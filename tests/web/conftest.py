@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import ARGS, CHROMIUM, VIEWPORT, LiveServer
 
 from companion.web import create_app
+from tests.helpers.webtools import ARGS, CHROMIUM, VIEWPORT, LiveServer
 
 
 @pytest.fixture()

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import webtools
-from webtools import BROWSER
+from tests.helpers import webtools
+from tests.helpers.webtools import BROWSER
 
 RECORD = """game: board-game
 players: Ana, Rui

@@ -22,11 +22,11 @@ import re
 from typing import Any
 
 import pytest
-import webtools
-from webtools import BROWSER, ROOT, LiveServer
 
 from companion.rules import Hex, Placement, best_alignment, parse_record, score_text, write_record
 from companion.web.photos.review import Review
+from tests.helpers import webtools
+from tests.helpers.webtools import BROWSER, ROOT, LiveServer
 
 pytestmark = BROWSER
 

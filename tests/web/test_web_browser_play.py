@@ -17,10 +17,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import webtools
-from webtools import BROWSER, LiveServer
-
 from companion.rules import parse_record
+from tests.helpers import webtools
+from tests.helpers.webtools import BROWSER, LiveServer
 
 pytestmark = BROWSER
 

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import HX, csrf_token
 
 from companion.commands import campaign as campaign_cli
 from companion.rules import (
@@ -32,6 +31,7 @@ from companion.rules import (
 from companion.storage import campaigns as storage
 from companion.storage.games import get_game
 from companion.web.db import get_db
+from tests.helpers.webtools import HX, csrf_token
 
 MILL = "game: board-game\n0 0 GGGGGG task=grain/4 mill\n" + "".join(
     f"{q} {r} GGGGGG\n" for q, r in [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)])

@@ -8,12 +8,12 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import HX
 
 from companion.rules import RULINGS, Board, Hex, parse_record, replay, rotate
 from companion.web import records
 from companion.web.db import get_db
 from companion.web.disputes.views import board_at, rule_on
+from tests.helpers.webtools import HX
 
 OWNER = "disputes-owner"
 # grain/4 task tile at the centre; three more grain tiles would complete it

@@ -8,11 +8,11 @@ import re
 
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import HX, RECORD, browser
 
 from companion.rules import parse_record
 from companion.storage.games import get_game
 from companion.web.db import get_db
+from tests.helpers.webtools import HX, RECORD, browser
 
 
 def stored(app: Flask, game_id: int) -> dict[str, object]:

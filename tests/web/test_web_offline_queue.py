@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import webtools
-from webtools import BROWSER, RECORD, LiveServer
+from tests.helpers import webtools
+from tests.helpers.webtools import BROWSER, RECORD, LiveServer
 
 pytestmark = BROWSER
 

@@ -12,10 +12,10 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import HX, RECORD
 
 from companion.web import records
 from companion.web.db import get_db
+from tests.helpers.webtools import HX, RECORD
 
 OWNER = "pages-owner"
 

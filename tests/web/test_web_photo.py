@@ -21,7 +21,6 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
-from webtools import HX, browser
 
 from companion.rules import Hex, parse_record, replay, rotate
 from companion.storage import photos as store
@@ -31,6 +30,7 @@ from companion.web import create_app
 from companion.web.db import get_db
 from companion.web.photos.image import CleanPhoto, normalise
 from companion.web.photos.review import Review, from_scan, verdict
+from tests.helpers.webtools import HX, browser
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 PHOTO = SAMPLES / "wood-from-above.jpg"

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from PIL import Image
-from webtools import browser
 
 from companion.rules import Hex, Placement, format_placement, parse_record, replay, rotate
 from companion.storage import photos as store
@@ -36,6 +35,7 @@ from companion.web.photos.review import (
     suggestions,
     verdict,
 )
+from tests.helpers.webtools import browser
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 TRUTH = SAMPLES / "wood-from-above.dorf"

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import browser
 
 from companion.storage import photos as store
 from companion.storage.limits import PHOTOS_PER_GAME
 from companion.vision import scan
 from companion.web import create_app, scan_pool
 from companion.web.db import get_db
+from tests.helpers.webtools import browser
 
 PHOTO = Path(__file__).resolve().parents[2] / "sample_photos" / "wood-12mp-tilted-25.jpg"
 if not PHOTO.exists():

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import HX
 
 from companion.rules import parse_record
 from companion.storage.games import get_game
 from companion.web import create_app, records
 from companion.web.db import get_db
+from tests.helpers.webtools import HX
 
 OWNER = "owner-of-the-test-games"
 

@@ -8,10 +8,10 @@ import io
 import re
 
 from flask.testing import FlaskClient
-from webtools import DATA, HX, RECORD, csrf_token
 
 from companion.rules import score_text
 from companion.web.games.sheet import duel_rows, pad_rows, tiles_attr
+from tests.helpers.webtools import DATA, HX, RECORD, csrf_token
 
 PAD_ORDER = ["B1", "B2", "B3", "B4", "B5", "S1", "C1", "C2", "C3", "D1", "D2", "S2",
              "S3", "H"]

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import HX, RECORD, csrf_token
 
 from companion.web import create_app, records
 from companion.web.db import get_db
+from tests.helpers.webtools import HX, RECORD, csrf_token
 
 
 def token(client: FlaskClient) -> str:

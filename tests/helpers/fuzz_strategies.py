@@ -3,7 +3,13 @@ notation's own pieces (so most inputs get deep into the engine), mixed with raw 
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
+FUZZ = settings(max_examples=40, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                       HealthCheck.too_slow])
+"""The fuzz tests' bound: 40 derandomized examples each (the suite stays under 3 minutes)."""
 
 HUGE = st.sampled_from(["9" * 5000, "-" + "9" * 4400, "1" + "0" * 30, str(2**63), str(2**64)])
 NUMBER = st.one_of(st.integers(-3, 3).map(str), st.integers(-(2**70), 2**70).map(str), HUGE,
