@@ -2,7 +2,9 @@
 
 Representation: the signed session cookie carries ``owner`` (a random
 ``secrets.token_urlsafe`` string created on first visit; no accounts) and, per kind of
-thing shared, a dict ``{id as str: "view" | "edit"}`` added when a share link is opened:
+thing shared, a dict ``{id as str: "LEVEL:EPOCH"}`` (level ``view`` or ``edit``, and the
+row's share epoch when the link was opened; a bare ``LEVEL`` from older cookies is epoch 0)
+added when a share link is opened:
 ``grants`` for games (``/s/TOKEN``), ``campaign_grants`` for campaigns (``/c/TOKEN``).
 A row's access level is ``"owner"`` (its ``owner`` column is this browser), else the
 granted level, else none. ``load_game(id, need)`` / ``load_campaign(id, need)`` return
@@ -50,11 +52,18 @@ def grants(kind: Kind = "game") -> dict[str, str]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-def grant(kind: Kind, row_id: int, level: str) -> None:
-    """Remember that this browser opened a share link of ``level`` (never lowers one)."""
+def _granted(value: str) -> tuple[str, int]:
+    level, _sep, epoch = value.partition(":")
+    return level, int(epoch) if epoch.isdigit() else 0
+
+
+def grant(kind: Kind, row_id: int, level: str, epoch: int = 0) -> None:
+    """Remember that this browser opened a share link of ``level`` while the row's share
+    epoch was ``epoch`` (never lowers a grant of the same epoch)."""
     current = grants(kind)
-    if LEVELS.get(current.get(str(row_id), ""), -1) < LEVELS[level]:
-        current[str(row_id)] = level
+    old_level, old_epoch = _granted(current.get(str(row_id), ""))
+    if old_epoch != epoch or LEVELS.get(old_level, -1) < LEVELS[level]:
+        current[str(row_id)] = f"{level}:{epoch}"
         session[SESSION_KEYS[kind]] = current
         session.permanent = True
 
@@ -67,7 +76,13 @@ def shared_ids(kind: Kind = "game") -> list[int]:
 def access_to(kind: Kind, row: dict[str, Any]) -> str | None:
     if row.get("owner") and row["owner"] == session.get("owner"):
         return "owner"
-    return grants(kind).get(str(row["id"]))
+    found = grants(kind).get(str(row["id"]))
+    if found is None:
+        return None
+    level, epoch = _granted(found)
+    if epoch != int(row.get("share_epoch") or 0) or level not in ("view", "edit"):
+        return None  # the owner issued new links since: this grant is revoked
+    return level
 
 
 def allowed(level: str | None, need: str) -> bool:
@@ -106,7 +121,9 @@ def load_campaign(campaign_id: int, need: str = "view") -> tuple[dict[str, Any],
 
 def grant_game(game_id: int, level: str) -> None:
     """Let this browser open a game of a campaign it may see (edit stays edit)."""
-    grant("game", game_id, "edit" if can_edit(level) else "view")
+    game = storage_games.get_game(get_db(), game_id)
+    grant("game", game_id, "edit" if can_edit(level) else "view",
+          int(game.get("share_epoch") or 0))
 
 
 def can_edit(level: str | None) -> bool:

@@ -8,7 +8,8 @@ the schema. ``MIGRATIONS`` is the one numbered sequence, one module per step
 2. ``m0002_game_sharing``: ``games.owner``, ``view_token``, ``edit_token``;
 3. ``m0003_campaign_sharing``: the same for ``campaigns`` plus ``confirmed_seq``;
 4. ``m0004_photos``: ``photos`` and ``photo_reviews`` (the photo review draft);
-5. ``m0005_play_redo``: ``play_redo`` (the recorder's redo stack).
+5. ``m0005_play_redo``: ``play_redo`` (the recorder's redo stack);
+6. ``m0006_share_epoch``: ``share_epoch`` on games and campaigns (revocable share links).
 
 The ``migrations`` table records every applied number with its name and time.
 ``migrate(db)`` applies the missing ones in number order, each inside one transaction
@@ -42,6 +43,7 @@ from companion.storage.migrations import (
     m0003_campaign_sharing,
     m0004_photos,
     m0005_play_redo,
+    m0006_share_epoch,
 )
 from companion.storage.migrations.statements import run_statements
 
@@ -58,6 +60,7 @@ STEPS: tuple[ModuleType, ...] = (
     m0003_campaign_sharing,
     m0004_photos,
     m0005_play_redo,
+    m0006_share_epoch,
 )
 
 MIGRATIONS: tuple[Migration, ...] = tuple(Migration(m.NUMBER, m.NAME, m.apply) for m in STEPS)

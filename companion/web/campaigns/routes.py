@@ -227,8 +227,16 @@ def shared(token: str) -> Response:
     found = sharing.find_token(get_db(), "campaigns", token) if len(token) <= 64 else None
     if found is None:
         abort(404)
-    campaign_id, level = found
-    access.grant("campaign", campaign_id, level)
+    campaign_id, level, epoch = found
+    access.grant("campaign", campaign_id, level, epoch)
+    return make_response(redirect(url_for("campaigns.show", campaign_id=campaign_id), 303))
+
+
+@bp.post("/campaigns/<int:campaign_id>/share/new")
+def new_links(campaign_id: int) -> Response:
+    """The owner revokes the campaign's share links (see ``games.new_links``)."""
+    load(campaign_id, need="owner")
+    sharing.reissue(get_db(), "campaigns", campaign_id)
     return make_response(redirect(url_for("campaigns.show", campaign_id=campaign_id), 303))
 
 

@@ -17,6 +17,7 @@ Routes:
   GET  /games/<id>              the game page: score sheet, maps, actions
   GET  /games/<id>.dorf         download the record
   GET  /s/<token>               share link (look or edit)
+  POST /games/<id>/share/new     the owner revokes the links and gets new ones
   GET  /games/<id>/edit, POST   edit the record text (version)
   POST /games/<id>/finish       mark the game finished (version)
 """
@@ -178,8 +179,17 @@ def shared(token: str) -> Response:
     found = sharing.find_token(get_db(), "games", token) if len(token) <= 64 else None
     if found is None:
         abort(404)
-    game_id, level = found
-    access.grant("game", game_id, level)
+    game_id, level, epoch = found
+    access.grant("game", game_id, level, epoch)
+    return make_response(redirect(url_for("games.show", game_id=game_id), 303))
+
+
+@bp.post("/games/<int:game_id>/share/new")
+def new_links(game_id: int) -> Response:
+    """The owner revokes the game's share links: new ones, and whoever opened the old
+    ones loses access (a leaked edit link stops working)."""
+    access.load_game(game_id, need="owner")
+    sharing.reissue(get_db(), "games", game_id)
     return make_response(redirect(url_for("games.show", game_id=game_id), 303))
 
 
