@@ -282,13 +282,26 @@ def test_too_large_upload_is_a_friendly_413(tmp_path: Path) -> None:
     assert r.status_code == 413 and "larger than 1 MB" in r.get_json()["error"]
 
 
-def test_duel_games_are_refused_politely(app: Flask) -> None:
+def test_a_duel_landscape_is_photographed_for_one_player(app: Flask) -> None:
     c, tok = browser(app)
-    game_id = new_game(c, tok, kind="duel")
-    assert "record a duel turn by turn" in c.get(f"/games/{game_id}/photos/new").get_data(
-        as_text=True)
-    r = upload(c, tok, game_id, PHOTO.read_bytes())
-    assert_friendly(r, 422, "record a duel turn by turn")
+    r = c.post("/games/new", data={"csrf_token": tok, "kind": "duel", "players": "Ana, Rui"})
+    game_id = int(re.findall(r"\d+", r.headers["Location"])[-1])
+    form = c.get(f"/games/{game_id}/photos/new").get_data(as_text=True)
+    assert 'name="player" value="Ana"' in form and 'name="player" value="Rui"' in form
+    assert_friendly(upload(c, tok, game_id, PHOTO.read_bytes()), 400, "Choose whose landscape")
+    assert upload(c, tok, game_id, PHOTO.read_bytes(), player="Rui").status_code == 303
+    assert Review.from_json(draft(app, game_id).state).player == "Rui"
+    make_legal(app, c, tok, game_id)
+    now = draft(app, game_id)
+    with app.app_context():
+        game_version = get_game(get_db(), game_id)["version"]
+    r = c.post(f"/games/{game_id}/photos/confirm",
+               data={"csrf_token": tok, "version": now.version, "game_version": game_version})
+    assert r.status_code == 303, r.get_data(as_text=True)
+    ana, rui = parse_record(game_record(app, game_id)).sections
+    assert (ana.player, ana.placements) == ("Ana", [])
+    assert rui.player == "Rui"
+    assert {p.at: p.code for p in rui.placements} == Review.from_json(now.state).codes()
 
 
 def test_upload_needs_the_csrf_token(app: Flask) -> None:

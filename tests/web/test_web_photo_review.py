@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -166,8 +167,13 @@ def test_final_record_is_connected_and_keeps_the_header() -> None:
     assert {p.at: p.code for p in record.placements} == {p.at: p.code for p in truth()}
     assert {p.at: p.task for p in record.placements} == {p.at: p.task for p in truth()}
     replay(record)
-    with pytest.raises(ReviewError, match="duel"):
-        final_record(review, "game: duel\nplayer: red\nplayer: blue\n")
+    duel = "game: duel\nplayer: red\n0 0 MMMMMM\nplayer: blue\n0 0 MMMMMM\n"
+    with pytest.raises(ReviewError, match="whose landscape"):
+        final_record(review, duel)  # a Duel photo belongs to one player's landscape
+    red, blue = parse_record(final_record(replace(review, player="blue"), duel)).sections
+    assert (red.player, [p.code for p in red.placements]) == ("red", ["MMMMMM"])
+    assert blue.player == "blue"
+    assert {p.at: p.code for p in blue.placements} == {p.at: p.code for p in truth()}
 
 
 def test_suggestions_rank_the_nearest_catalogue_rotation() -> None:

@@ -89,12 +89,15 @@ class Review:
     tiles: dict[Hex, ReviewTile]
     photos: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
+    player: str | None = None
+    """In a Duel, the player whose landscape the photos show (None: the board game)."""
 
     # ------------------------------------------------------------ storage form
     def to_json(self) -> dict[str, Any]:
         return {
             "photos": list(self.photos),
             "notes": list(self.notes),
+            "player": self.player,
             "tiles": [
                 {"at": [t.at.q, t.at.r], "code": t.code, "confidence": list(t.confidence),
                  "attributes": t.attributes, "edited": t.edited, "alt": t.alt,
@@ -113,8 +116,10 @@ class Review:
                 dict(t.get("attributes") or {}),
                 {int(k): (float(v[0]), float(v[1])) for k, v in (t.get("seen") or {}).items()},
                 bool(t.get("edited")), t.get("alt"))
+        player = data.get("player")
         return cls(tiles, tuple(int(p) for p in data.get("photos", [])),
-                   tuple(str(n) for n in data.get("notes", [])))
+                   tuple(str(n) for n in data.get("notes", [])),
+                   str(player) if player is not None else None)
 
     # ---------------------------------------------------------------- queries
     def codes(self) -> dict[Hex, str]:
@@ -169,9 +174,9 @@ def _scan_tiles(scan: Mapping[str, Any], photo_id: int) -> list[ReviewTile]:
     return tiles
 
 
-def from_scan(scan: Mapping[str, Any], photo_id: int) -> Review:
-    """A new review of one photo's reading."""
-    return Review({t.at: t for t in _scan_tiles(scan, photo_id)}, (photo_id,))
+def from_scan(scan: Mapping[str, Any], photo_id: int, player: str | None = None) -> Review:
+    """A new review of one photo's reading (in a Duel, of ``player``'s landscape)."""
+    return Review({t.at: t for t in _scan_tiles(scan, photo_id)}, (photo_id,), (), player)
 
 
 def merge_scan(review: Review, scan: Mapping[str, Any], photo_id: int) -> Review:
@@ -204,7 +209,7 @@ def merge_scan(review: Review, scan: Mapping[str, Any], photo_id: int) -> Review
         tiles[at] = replace(old, seen={**old.seen, **t.seen}, alt=alt)
     note = _("Photo %(n)s added %(added)s tiles; %(c)s tiles read differently (kept the first "
              "reading, marked).", n=len(review.photos) + 1, added=added, c=conflicts)
-    return Review(tiles, (*review.photos, photo_id), (*review.notes, note))
+    return Review(tiles, (*review.photos, photo_id), (*review.notes, note), review.player)
 
 
 def rotate_values(values: Iterable[float], steps: int) -> list[float]:
@@ -313,12 +318,18 @@ def final_record(review: Review, game_text: str) -> str:
     """The game's record with the reviewed map as its final map (connected order),
     header kept (players, unlocked, completed markers); ``ReviewError`` if illegal."""
     record = parse_record(game_text)
-    if record.is_duel:
-        raise ReviewError(_("Photos score the board game; record a duel turn by turn."))
     found = verdict(review, record.game)
     if not found.legal:
         raise ReviewError(found.problem or "")
-    record.sections = [Section(None, [replace(p, line=None) for p in found.placements])]
+    placements = [replace(p, line=None) for p in found.placements]
+    if record.is_duel:  # the photo is one player's landscape: the others stay as they are
+        sections = {s.player: s for s in record.sections}
+        if review.player not in sections:
+            raise ReviewError(_("Choose whose landscape the photo shows."))
+        sections[review.player] = Section(review.player, placements)
+        record.sections = list(sections.values())
+    else:
+        record.sections = [Section(None, placements)]
     text = write_notation(record)
     try:
         replay(parse_record(text))

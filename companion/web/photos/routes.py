@@ -40,7 +40,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from companion.rules import Hex
+from companion.rules import Hex, RulesError, parse_record
 from companion.storage import photos as store
 from companion.storage.errors import NotFoundError, StaleEditError
 from companion.storage.limits import PHOTOS_PER_GAME
@@ -112,6 +112,15 @@ def _kind(game: dict[str, Any]) -> str:
     return str(records.summary(game["record"])["kind"])
 
 
+def duel_players(game: dict[str, Any]) -> list[str]:
+    """The players of a Duel record (their landscapes can be photographed), else []."""
+    try:
+        record = parse_record(game["record"])
+    except RulesError:
+        return []
+    return [str(s.player) for s in record.sections if record.is_duel and s.player]
+
+
 def _form_page(game: dict[str, Any], level: str, error: str | None = None,
                status: int = 200) -> Response:
     db = get_db()
@@ -120,7 +129,8 @@ def _form_page(game: dict[str, Any], level: str, error: str | None = None,
     tiles = len(Review.from_json(open_draft.state).tiles) if open_draft else 0
     return render("photos/new.html", "photos/_new.html", status=status, game=game, level=level,
                   error=error, draft=open_draft, draft_tiles=tiles,
-                  duel=_kind(game) == "duel", max_mb=max_bytes() // (1024 * 1024))
+                  duel=_kind(game) == "duel", players=duel_players(game),
+                  max_mb=max_bytes() // (1024 * 1024))
 
 
 def _review_page(game_id: int, *, error: str | None = None, notice: str | None = None,
@@ -193,9 +203,11 @@ def new(game_id: int) -> Response:
 @large_upload
 def upload(game_id: int) -> Response:
     game, level = access.load_game(game_id, "edit")
-    if _kind(game) == "duel":
-        return _form_page(game, level, status=422, error=_(
-            "Photos score the board game; record a duel turn by turn."))
+    duel = _kind(game) == "duel"
+    player = request.form.get("player") if duel else None
+    if duel and player not in duel_players(game):
+        return _form_page(game, level, status=400, error=_(
+            "Choose whose landscape the photo shows."))
     data = _upload()
     if data is None:
         return _form_page(game, level, status=400, error=_("Choose or take a photo first."))
@@ -205,9 +217,13 @@ def upload(game_id: int) -> Response:
             "discard the review to start again.", n=PHOTOS_PER_GAME))
     max_pixels = current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS)
 
+    config = scan_config()
+    if duel:  # the Duel's tiles are not the board game's catalogue: no inventory
+        config = config.tuned(use_catalogue=False, use_inventory=False)
+
     def clean_and_scan() -> tuple[CleanPhoto, Scan]:
         clean = normalise(data, max_pixels=max_pixels)
-        return clean, scan(clean.original, scan_config())
+        return clean, scan(clean.original, config)
 
     try:
         clean, found = scan_pool.of(current_app).run(
@@ -228,10 +244,11 @@ def upload(game_id: int) -> Response:
     def draft_with(draft: store.StoredReview | None,
                    photo_id: int) -> tuple[dict[str, Any], int | None]:
         """The open draft with this photo merged in, or a new draft of it alone."""
-        if draft is not None and draft.status == "review" and not fresh:
+        if draft is not None and draft.status == "review" and not fresh and (
+                Review.from_json(draft.state).player == player):
             return (merge_scan(Review.from_json(draft.state), result, photo_id).to_json(),
                     draft.version)
-        return from_scan(result, photo_id).to_json(), None
+        return from_scan(result, photo_id, player).to_json(), None
 
     try:
         store.add_photo(get_db(), game_id, clean.jpeg, clean.width, clean.height, result,
