@@ -25,6 +25,7 @@ from flask import abort, session
 
 from companion.storage import campaigns as storage_campaigns
 from companion.storage import games as storage_games
+from companion.storage import sharing
 from companion.storage.errors import NotFoundError
 from companion.web.db import get_db
 
@@ -66,6 +67,20 @@ def grant(kind: Kind, row_id: int, level: str, epoch: int = 0) -> None:
         current[str(row_id)] = f"{level}:{epoch}"
         session[SESSION_KEYS[kind]] = current
         session.permanent = True
+
+
+TABLES: dict[Kind, sharing.Table] = {"game": "games", "campaign": "campaigns"}
+
+
+def open_link(kind: Kind, token: str) -> int:
+    """Follow a share link: grant this browser the link's level and return the row id;
+    404 for a token that opens nothing (never existed, or revoked)."""
+    found = sharing.find_token(get_db(), TABLES[kind], token) if len(token) <= 64 else None
+    if found is None:
+        abort(404)
+    row_id, level, epoch = found
+    grant(kind, row_id, level, epoch)
+    return row_id
 
 
 def shared_ids(kind: Kind = "game") -> list[int]:

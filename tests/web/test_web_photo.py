@@ -91,13 +91,18 @@ def scanned(app: Flask, sample_scan: tuple[CleanPhoto, dict[str, Any]]
     route stores it, without scanning again)."""
     c, tok = browser(app)
     game_id = new_game(c, tok)
+    store_scan(app, game_id, sample_scan)
+    return c, tok, game_id
+
+
+def store_scan(app: Flask, game_id: int, sample_scan: tuple[CleanPhoto, dict[str, Any]]) -> None:
+    """Store the sample photo and a review of its reading, as the upload route does."""
     clean, result = sample_scan
     with app.app_context():
         db = get_db()
         with store.transaction(db):
             pid = store.insert_photo(db, game_id, clean.jpeg, clean.width, clean.height, result)
             store.put_review(db, game_id, from_scan(result, pid).to_json(), None)
-    return c, tok, game_id
 
 
 def assert_friendly(r: Any, status: int, words: str) -> None:
@@ -551,12 +556,7 @@ def _race_confirm_and_fix(app: Flask, sample_scan: tuple[CleanPhoto, dict[str, A
     """One race of a confirm and a tile fix made from the same review version; which won."""
     c, tok = browser(app)
     game_id = new_game(c, tok)
-    clean, result = sample_scan
-    with app.app_context():
-        db = get_db()
-        with store.transaction(db):
-            pid = store.insert_photo(db, game_id, clean.jpeg, clean.width, clean.height, result)
-            store.put_review(db, game_id, from_scan(result, pid).to_json(), None)
+    store_scan(app, game_id, sample_scan)
     make_legal(app, c, tok, game_id)
     before = draft(app, game_id)
     at, tile = next(iter(Review.from_json(before.state).tiles.items()))

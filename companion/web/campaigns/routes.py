@@ -224,11 +224,7 @@ def record_text(campaign_id: int) -> Response:
 
 @bp.get("/c/<token>")
 def shared(token: str) -> Response:
-    found = sharing.find_token(get_db(), "campaigns", token) if len(token) <= 64 else None
-    if found is None:
-        abort(404)
-    campaign_id, level, epoch = found
-    access.grant("campaign", campaign_id, level, epoch)
+    campaign_id = access.open_link("campaign", token)
     return make_response(redirect(url_for("campaigns.show", campaign_id=campaign_id), 303))
 
 

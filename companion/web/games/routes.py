@@ -28,7 +28,7 @@ import re
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, make_response, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, make_response, redirect, request, url_for
 from flask_babel import gettext as _
 
 from companion.rules import RulesError, parse_record, replay, score_text
@@ -176,11 +176,7 @@ def download(game_id: int) -> Response:
 
 @bp.get("/s/<token>")
 def shared(token: str) -> Response:
-    found = sharing.find_token(get_db(), "games", token) if len(token) <= 64 else None
-    if found is None:
-        abort(404)
-    game_id, level, epoch = found
-    access.grant("game", game_id, level, epoch)
+    game_id = access.open_link("game", token)
     return make_response(redirect(url_for("games.show", game_id=game_id), 303))
 
 
