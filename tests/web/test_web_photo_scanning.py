@@ -101,3 +101,14 @@ def test_a_game_keeps_at_most_the_photo_limit(app: Flask) -> None:
     r = _upload(c, tok, game_id, PHOTO.read_bytes())
     assert r.status_code == 422
     assert f"already keeps {PHOTOS_PER_GAME} photos" in r.get_data(as_text=True)
+
+
+def test_the_pool_budgets_decoded_pixels_times_channels_from_the_header() -> None:
+    from PIL import Image
+
+    from companion.web.photos.image import decoded_bytes
+
+    buf = io.BytesIO()
+    Image.new("RGBA", (6300, 6300), (10, 200, 30, 255)).save(buf, "PNG")
+    assert len(buf.getvalue()) < 1_000_000  # a tiny file that decodes to 159 MB
+    assert decoded_bytes(buf.getvalue()) == 6300 * 6300 * 4
