@@ -82,7 +82,7 @@ class FindConfig:
     huge_tile_factor: float = 3.0
     """A hexagon more than this many times the median hexagon's area is a cluster of
     tiles, never one tile."""
-    art_texture_min: float = 0.5
+    art_texture_min: float = 0.45
     """A located tile counts only when its texture (mean |Laplacian|) is at least this
     fraction of the median tile's,..."""
     art_share_min: float = 0.15
@@ -93,7 +93,8 @@ class FindConfig:
     art_weak_share: float = 0.35
     """...and, with a game-colour share below this fraction of the median, at least the
     median texture (``scan._shows_tile_art``; chosen on real-table composites of seed
-    1300 and rendered 300)."""
+    1300 and rendered 300; the texture level lowered from 0.5 after a plain tile of
+    composite 900 fell at 0.48)."""
     map_min_cells: int = 3
     """A lone hexagonal outline is a map when a lattice inside it finds this many cells
     with tile art; else it is one loose tile (and the scan warns)."""

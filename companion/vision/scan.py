@@ -69,7 +69,7 @@ class ScannedTile:
     mismatch: tuple[int, ...] = ()
     doubtful: tuple[int, ...] = ()
     """Edges a person should check: read with confidence below ``decode.doubt_below``,
-    or in a track/stream ``mismatch``."""
+    in a track/stream ``mismatch``, or changed by the inventory (``inventory``)."""
     flag_doubtful: bool = False
     """The flag (or a flag seen where the code shows no such terrain) needs checking."""
 
@@ -527,8 +527,11 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         sections = [s for _, s in tile_probs]
         assigned = assign([p for p, _ in tile_probs], sections, off)
         free = list(free_candidates(assigned, sections))
+        alone = [r[0] for r in readings]
         readings = [(*decode(tile_probs[i][0], off, tile_probs[i][1], cand=free[i])[:2],
                      readings[i][2]) for i in range(len(readings))]
+        for i, (code, _, attrs) in enumerate(readings):  # the inventory overruled the art
+            attrs["overruled"] = tuple(e for e in range(6) if code[e] != alone[i][e])
     centres = [photo.to_original(tuple(f.corners.mean(axis=0))) for f in found]
     if kind == "assembled":
         cells = [f.cell for f in found]
@@ -589,9 +592,10 @@ def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanCo
 def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, object],
              centre: tuple[float, float], mismatch: tuple[int, ...], config: ScanConfig
              ) -> ScannedTile:
-    """The scanned tile of a final reading. A flag whose terrain the final code no longer
-    shows (decoding changed the code after the flag was read) is left out, since the
-    record would be refused, and the flag is marked doubtful like an unclear one."""
+    """The scanned tile of a final reading. Edges where the inventory overruled the
+    tile's own best reading are doubtful too. A flag whose terrain the final code no
+    longer shows (decoding changed the code after the flag was read) is left out, since
+    the record would be refused, and the flag is marked doubtful like an unclear one."""
     flag = attrs.get("flag")
     confidence = attrs.get("flag_confidence", 1.0)
     flag_doubtful = False
@@ -601,8 +605,12 @@ def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, objec
             flag_doubtful = True
         elif isinstance(confidence, float) and confidence < config.flags.flag_doubt_below:
             flag_doubtful = True
-    return ScannedTile(_placement(at, code, attrs), conf, centre, mismatch,
-                       _doubtful(conf, mismatch, config), flag_doubtful)
+    overruled = attrs.get("overruled", ())
+    doubtful = _doubtful(conf, mismatch, config)
+    if isinstance(overruled, tuple):
+        doubtful = tuple(sorted(set(doubtful) | set(overruled)))
+    return ScannedTile(_placement(at, code, attrs), conf, centre, mismatch, doubtful,
+                       flag_doubtful)
 
 
 def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:

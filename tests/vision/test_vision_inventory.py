@@ -59,3 +59,19 @@ def test_a_task_tile_comes_from_the_task_sections_only() -> None:
                      and canonical(t.code) not in task_codes)
     got = assign([_probs(land_only, 0.8)], [("task", "box-1-task")], 0.02)
     assert got[0] is None or "task" in catalogue()[got[0]].section
+
+
+def test_edges_the_inventory_overruled_are_doubtful() -> None:
+    import sys
+
+    import companion.vision  # noqa: F401  (the module, not the scan function)
+    from companion.rules import Hex
+    from companion.vision.config import DEFAULT_CONFIG
+
+    scan_module = sys.modules["companion.vision.scan"]
+    sure = (0.99,) * 6
+    plain = scan_module._scanned(Hex(0, 0), "SGMSFM", sure, {}, (0.0, 0.0), (), DEFAULT_CONFIG)
+    assert plain.doubtful == ()
+    moved = scan_module._scanned(Hex(0, 0), "SGMSFM", sure, {"overruled": (1,)}, (0.0, 0.0),
+                                 (), DEFAULT_CONFIG)
+    assert moved.doubtful == (1,)
