@@ -32,8 +32,10 @@ from companion.rules import (
     Section,
     check_code,
     connected_order,
+    edges_can_meet,
     explain_illegal,
     merge_maps,
+    opposite,
     parse_placement,
     parse_record,
     replay,
@@ -44,7 +46,6 @@ from companion.web.play.tiles import choices
 
 DOUBT = 0.6
 """An edge read with less confidence than this is highlighted as doubtful."""
-NETWORKS = frozenset("TS")
 
 
 class ReviewError(ValueError):
@@ -142,8 +143,7 @@ class Review:
                 other = self.tiles.get(Hex(h.q + dq, h.r + dr))
                 if other is None:
                     continue
-                mine, theirs = t.code[e], other.code[(e + 3) % 6]
-                if mine != theirs and (mine in NETWORKS or theirs in NETWORKS):
+                if not edges_can_meet(t.code[e], other.code[opposite(e)]):
                     out.setdefault(h, []).append(e)
         return out
 
@@ -152,7 +152,7 @@ class Review:
         out: list[str | None] = []
         for e, (dq, dr) in enumerate(DIRECTIONS):
             other = self.tiles.get(Hex(at.q + dq, at.r + dr))
-            out.append(None if other is None else other.code[(e + 3) % 6])
+            out.append(None if other is None else other.code[opposite(e)])
         return out
 
 
