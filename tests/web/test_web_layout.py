@@ -41,7 +41,9 @@ def test_each_feature_is_a_package_with_routes_views_and_templates(app: Flask) -
 
 
 def test_only_the_shared_templates_stay_at_the_top() -> None:
-    """Pages live in templates/<feature>/; only the shared ones stay at the top."""
+    """Pages live in templates/<feature>/; only the shared ones (and the installable app's
+    own pages, offline and join, served by ``pwa``) stay at the top."""
     top = sorted(p.name for p in (ROOT / "templates").glob("*.html"))
     assert top == ["_error.html", "_hexmap.html", "_hexmap_defs.html", "_hexmap_small.html",
-                   "_offline.html", "base.html", "error.html", "offline.html"]
+                   "_join.html", "_offline.html", "base.html", "error.html", "join.html",
+                   "offline.html"]
