@@ -79,3 +79,16 @@
     document.addEventListener("DOMContentLoaded", init);
   } else { init(); }
 })();
+
+/* Popovers (a Duel sheet cell's explanation: details.duel-cell): a tap outside or
+ * Escape closes them, so they never hide the rows below for good. */
+(function () {
+  "use strict";
+  function closeAll(except) {
+    document.querySelectorAll("details.duel-cell[open]").forEach(function (d) {
+      if (!except || !d.contains(except)) { d.open = false; }
+    });
+  }
+  document.addEventListener("click", function (e) { closeAll(e.target); });
+  document.addEventListener("keydown", function (e) { if (e.key === "Escape") { closeAll(null); } });
+})();

@@ -53,10 +53,16 @@
     el.textContent = n === 0 ? "" : (el.getAttribute("data-text") || "Waiting for the connection: ") + n;
   }
 
-  function toItem(form) {
+  function toItem(form, submitter) {
     if (form instanceof HTMLFormElement) {
       var fields = [];
-      new FormData(form).forEach(function (value, name) {
+      var data;
+      try { data = submitter && submitter.name ? new FormData(form, submitter) : new FormData(form); }
+      catch (err) {
+        data = new FormData(form);
+        if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+      }
+      data.forEach(function (value, name) {
         if (typeof value === "string") { fields.push([name, value]); }
       });
       return { action: form.getAttribute("hx-post") || form.action, method: (form.method || "post").toUpperCase(), fields: fields };
@@ -105,8 +111,8 @@
     return { status: "queued", item: item };
   }
 
-  function submit(form) {
-    var item = toItem(form);
+  function submit(form, submitter) {
+    var item = toItem(form, submitter);
     if (load().length > 0 || navigator.onLine === false) {
       var result = enqueue(item);
       flush();
@@ -150,7 +156,7 @@
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-queue")) { return; }
     ev.preventDefault();
     ev.stopPropagation();
-    submit(form).then(function (result) {
+    submit(form, ev.submitter).then(function (result) {
       if (!result.response) { return; }
       return result.response.text().then(function (html) {
         var place = swapTarget(form);

@@ -47,11 +47,30 @@
             box[1] - offY + (clientY - rect.top) * scale, scale];
   }
 
+  /* Hexes never shrink below a finger (44 CSS px tall): a map too big for the screen
+   * opens zoomed in, centred on the chosen hex (else the last tile), and pans. */
+  var HEX_H = 40 * Math.sqrt(3), MIN_PX = 46;
+  function keepTappable(svg) {
+    var full = parseBox(svg.dataset.viewbox);
+    var rect = svg.getBoundingClientRect();
+    if (!full || !rect.width || !rect.height) { return; }
+    var scale = Math.min(rect.width / full[2], rect.height / full[3]);
+    if (scale * HEX_H >= MIN_PX) { return; }
+    var want = MIN_PX / HEX_H;
+    var w = rect.width / want, h = rect.height / want;
+    var focus = svg.querySelector(".slot.selected") || svg.querySelector(".tile.preview") ||
+      svg.querySelector(".tile.last");
+    var cx = full[0] + full[2] / 2, cy = full[1] + full[3] / 2;
+    var t = focus && /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(focus.getAttribute("transform") || "");
+    if (t) { cx = Number(t[1]); cy = Number(t[2]); }
+    setBox(svg, [cx - w / 2, cy - h / 2, w, h], false);
+  }
+
   function initMap(svg) {
     if (svg.dataset.ready) { return; }
     svg.dataset.ready = "1";
     var saved = views[keyOf(svg)];
-    if (saved) { setBox(svg, saved, false); }
+    if (saved) { setBox(svg, saved, false); } else { keepTappable(svg); }
     var pointers = {};
     var moved = 0;
     var start = null;
@@ -198,6 +217,11 @@
     (root || document).querySelectorAll(".hexmap").forEach(initMap);
     var error = document.getElementById("play-error");
     if (error && error.scrollIntoView && root !== document) { error.scrollIntoView({ block: "center" }); }
+    else if (root && root.id === "play") {
+      /* after every swap (a hex, a tile, a placement): the map at the top of the screen */
+      var top = root.getBoundingClientRect().top + window.pageYOffset;
+      window.scrollTo(0, Math.max(0, top - 4));
+    }
   }
   document.addEventListener("DOMContentLoaded", function () { initAll(document); });
   document.addEventListener("htmx:load", function (e) { initAll(e.target); });

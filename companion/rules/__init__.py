@@ -34,6 +34,16 @@ from companion.rules.board import (
     Board,
     Marker,
 )
+from companion.rules.box import (
+    BoxFlag,
+    Fit,
+    InPlay,
+    box_flags,
+    fit,
+    fits,
+    in_play,
+    tiles_left,
+)
 from companion.rules.campaign.mill import (
     check_great_mill,
 )
@@ -193,6 +203,8 @@ __all__ = [
     "add_completed",
     "best_alignment",
     "Board",
+    "box_flags",
+    "BoxFlag",
     "board_game_pool",
     "build_placement",
     "campaign_stats",
@@ -223,6 +235,9 @@ __all__ = [
     "explain_illegal",
     "explain_lines",
     "FAILED",
+    "Fit",
+    "fit",
+    "fits",
     "FLAG_TYPES",
     "format_placement",
     "Game",
@@ -232,6 +247,8 @@ __all__ = [
     "hex_round",
     "HEXES",
     "illegal_now",
+    "in_play",
+    "InPlay",
     "IllegalPlacementError",
     "Layout",
     "LETTER_OF",
@@ -287,6 +304,7 @@ __all__ = [
     "TaskSpec",
     "TERRAINS",
     "TERRITORY_TYPES",
+    "tiles_left",
     "title_for",
     "TOTAL_CIRCLES",
     "TrackPath",

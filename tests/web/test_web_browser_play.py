@@ -76,13 +76,12 @@ def test_record_twelve_tiles_by_taps(page: Any, live: LiveServer) -> None:
     game_id = start_game(page, live)
     shot(page, "01-empty")
     version = 1
-    # the first tile: a task tile with a marker (type + value selects)
+    # the first tile: a task tile with a marker (a type chip, then a marker value button)
     choose_tile(page, "GGGGTT")
     page.locator("svg a.slot").first.click()
-    page.locator('select[name="task_type"]').select_option("grain")
-    page.locator('select[name="task_value"]').select_option("5")
+    page.locator('.chips input[name="task_type"][value="grain"]').check()
     shot(page, "02-first-tile")
-    page.locator(".place-form button.place").click()
+    page.locator('.values button[data-value="5"]').click()
     version += 1
     wait_version(page, version)
     assert "task=grain/5" in live.record(game_id)

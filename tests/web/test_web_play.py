@@ -109,7 +109,11 @@ def test_catalogue_filter_matches_any_rotation(app: Flask, client: FlaskClient) 
     codes = re.findall(r'<li data-code="([A-Z]{6})"', html)
     assert codes, "some catalogue tiles show TTM"
     assert all("TTM" in c + c[:5] for c in codes)
-    assert "GGMTTM" in codes
+    # the box holds GGMTTM once and it lies on the map: not offered again
+    assert "GGMTTM" not in codes and "VVMTTM" in codes
+    empty = new_game(app, "game: board-game\n")
+    html = client.get(f"/play/{empty}?f=TTM", headers=HX).data.decode()
+    assert "GGMTTM" in re.findall(r'<li data-code="([A-Z]{6})"', html)
 
 
 def test_painting_six_edges_chooses_that_tile(app: Flask, client: FlaskClient) -> None:
@@ -295,8 +299,8 @@ def test_duel_turns_offer_the_same_tile(app: Flask, client: FlaskClient,
     assert "Turn 1: blue places" in html
     # blue is offered red's tile of this turn, task marker included
     assert '<span class="code">FFFFSS</span>' in html
-    assert re.search(r'<option value="forest" selected>', html)
-    assert re.search(r'<option value="4" selected>', html)
+    assert re.search(r'<input type="radio" name="task_type" value="forest" checked', html)
+    assert re.search(r'name="task_value" value="4" class="marker-value current"', html)
     r = place(client, gid, 2, 0, 0, "SFFFFS", headers, player="blue", task_type="forest",
               task_value="4")
     assert r.status_code in (200, 303)

@@ -154,6 +154,8 @@ def _attributes() -> dict[str, str]:
     form = request.form
     task = form.get("task_type", "").strip()
     value = form.get("task_value", "").strip()
+    if value and not task:
+        raise Refused(_("Choose the task type for the marker %(value)s first.", value=value))
     if task and value:
         task = f"{task}/{value}"
     return {

@@ -26,19 +26,33 @@ from companion.rules import (
     TERRAINS,
     TERRITORY_TYPES,
     Board,
+    Fit,
     Hex,
     Placement,
     Position,
     Turn,
+    box_flags,
+    canonical,
     completed_total,
     duel_turn,
+    fit,
+    fits,
+    in_play,
     marker_pool,
     markers_left,
     rotate,
+    tiles_left,
 )
 from companion.web.forms import whole
 from companion.web.hexmap import MapView, map_view, origin_shapes, tile_icon
-from companion.web.play.tiles import clean_pattern, filter_catalogue, painted_code, section_of
+from companion.web.play.tiles import (
+    Choice,
+    choices,
+    clean_pattern,
+    filter_catalogue,
+    painted_code,
+    section_of,
+)
 
 CATALOGUE_LIMIT = 120
 
@@ -160,8 +174,65 @@ def task_options(code: str | None, duel: bool) -> list[str]:
     return shown
 
 
-def value_options(duel: bool) -> list[int]:
-    return [3, 4, 5, 6] if duel else [4, 5, 6, 7]
+RECENT_LIMIT = 12
+
+
+@dataclass
+class Pick:
+    """One tile of the picker: the catalogue tile (None: a recent duel pattern), how it
+    fits the chosen hex, its copies left in the box."""
+
+    choice: Choice | None
+    fit: Fit
+    left: int = 1
+
+    @property
+    def code(self) -> str:
+        return self.fit.code
+
+    @property
+    def is_task(self) -> bool:
+        return self.choice is not None and self.choice.is_task
+
+
+def recent_patterns(position: Position) -> list[str]:
+    """Distinct tiles (up to rotation) placed lately on any landscape, newest first."""
+    placed: list[tuple[int, int, str]] = []
+    for name in position.players:
+        for i, p in enumerate(position.board(name).history):
+            placed.append((i, len(placed), p.code))
+    out: list[str] = []
+    seen: set[str] = set()
+    for _i, _n, code in sorted(placed, reverse=True):
+        c = canonical(code)
+        if c not in seen:
+            seen.add(c)
+            out.append(code)
+        if len(out) >= RECENT_LIMIT:
+            break
+    return out
+
+
+def picker(position: Position, board: Board, at: Hex) -> list[Pick]:
+    """The tiles that fit on ``at``, best edge matches first: in the board game the
+    catalogue tiles of this game's box not yet on the map, in the Duel recent patterns."""
+    if position.is_duel:
+        return [Pick(None, f) for f in fits(board, at, recent_patterns(position))]
+    left = tiles_left(position.record, board)
+    wanted = [c for c in choices() if left.get((c.section, canonical(c.code)), 0) > 0]
+    by_code = {c.code: c for c in wanted}
+    return [Pick(by_code[f.code], f, left[(by_code[f.code].section, canonical(f.code))])
+            for f in fits(board, at, by_code)]
+
+
+def available_catalogue(position: Position, board: Board, pattern: str) -> list[Choice]:
+    """The catalogue filtered by ``pattern``, without tiles of boxes not in play and
+    tiles whose every copy is on the map."""
+    if position.is_duel:
+        return filter_catalogue(pattern)
+    left = tiles_left(position.record, board)
+    return [c for c in filter_catalogue(pattern)
+            if left.get((c.section, canonical(c.code)), 0) > 0]
 
 
 def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
@@ -183,7 +254,8 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
         for h, k in board.legal_placements(Placement(Hex(0, 0), sel.tile)):
             legal.setdefault(h, []).append(k)
     if sel.tile is not None and sel.at is not None and sel.rot is None:
-        sel.rot = min(legal.get(sel.at, [0]))
+        best = fit(board, sel.at, sel.tile) if sel.at in legal else None
+        sel.rot = best.rotation if best is not None else min(legal.get(sel.at, [0]))
     rot = sel.rot or 0
     preview = None
     preview_legal = True
@@ -213,9 +285,17 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
                 seen.add(code)
                 rotations.append(RotationChoice(k, code, k in here, code == current))
     pattern = clean_pattern(sel.pattern)
-    catalogue = filter_catalogue(pattern)
+    catalogue = available_catalogue(position, board, pattern)
     section = section_of(sel.tile) if sel.tile else None
     duel = position.is_duel
+    playing = in_play(record)
+    picks = (picker(position, board, sel.at) if sel.at is not None and sel.tile is None
+             and mode != "view" else [])
+    types = task_options(sel.tile, duel)
+    task_values = [(v, sum(max(0, markers_left(record, t, v)) for t in types
+                           if v in playing.pool.get(t, {})))
+                   for v in playing.values(types)]
+    flags = box_flags(record, [position.board(name) for name in position.players])
     completed_buttons = []
     if mode == "end" and not duel:
         pool = marker_pool(record)
@@ -245,11 +325,15 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
         "catalogue_more": max(0, len(catalogue) - CATALOGUE_LIMIT),
         "pattern": pattern,
         "tile_section": section,
-        "task_types": task_options(sel.tile, duel),
-        "task_values": value_options(duel),
+        "task_types": types,
+        "task_values": task_values,
+        "picks": picks,
+        "flags": flags,
+        "is_task_tile": duel or section is None or "task" in section,
         "tile_task": tile_task,
         "flag_types": [f for f in FLAG_TYPES if sel.tile is None or LETTER_OF[f] in sel.tile],
-        "specials": list(SPECIAL_TILES),
+        "specials": [s for s in SPECIAL_TILES if s in playing.specials] + [
+            s for s in playing.specials if s not in SPECIAL_TILES],
         "terrains": list(TERRAINS.items()),
         "territory_types": TERRITORY_TYPES,
         "completed": record.completed,
