@@ -15,9 +15,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_babel import ngettext
+from flask_babel import ngettext, pgettext
 
-from companion.rules.reasons import EDGE_NAMES, Reason, clip
+from companion.rules.hexgrid import EDGE_NAMES
+from companion.rules.reasons import Reason, clip
 from companion.web.names import (
     box_name,
     card_name,
@@ -199,9 +200,9 @@ def _explained(p: Params) -> str:
     why = as_json(p["why"])
     if why["code"] == "edge-mismatch":
         edge = why["params"]["edge"]
-        names = {"top": _("top"), "top right": _("top right"),
-                 "bottom right": _("bottom right"), "bottom": _("bottom"),
-                 "bottom left": _("bottom left"), "top left": _("top left")}
+        names = {"N": pgettext("compass", "N"), "NE": pgettext("compass", "NE"),
+                 "SE": pgettext("compass", "SE"), "S": pgettext("compass", "S"),
+                 "SW": pgettext("compass", "SW"), "NW": pgettext("compass", "NW")}
         name = names.get(EDGE_NAMES[edge], EDGE_NAMES[edge])
         why = {"code": why["code"], "params": {**why["params"], "edge": f"{edge} ({name})"}}
     return f"{_cap(say(why))}. {_rule_text(why)}".strip()
