@@ -48,7 +48,9 @@ def expected_version(name: str = "version") -> int:
 
 def reason_of(err: Exception) -> str:
     """The engine's reason (without the record line), else the error's text."""
-    return getattr(err, "reason", None) or str(err)
+    from companion.web.reasons import say
+
+    return say(err) if getattr(err, "why", None) is not None else str(err)
 
 
 def versioned_edit(

@@ -73,6 +73,7 @@ from companion.web.db import get_db
 from companion.web.edits import after_edit, expected_version, versioned_edit
 from companion.web.errors import error_page
 from companion.web.forms import int_field, record_from_form
+from companion.web.reasons import say_error
 from companion.web.render import go, render
 from companion.web.security import csrf_exempt, large_upload
 
@@ -164,7 +165,7 @@ def create() -> Response:
         cid = storage.create_campaign(get_db(), form["name"] or None, players,
                                       owner=access.owner_id())
     except CampaignError as err:
-        return _index_error(400, form, str(err))
+        return _index_error(400, form, say_error(err))
     return go(url_for("campaigns.show", campaign_id=cid))
 
 
@@ -305,7 +306,7 @@ def _scored(text: str) -> tuple[dict[str, Any] | None, str | None]:
         record = parse_record(text)
         replay(record)
     except RulesError as err:
-        return None, str(err)
+        return None, say_error(err)
     if record.is_duel:
         return None, _("a campaign game is a board game, not a duel.")
     sheet_json = records.sheet_for(text)

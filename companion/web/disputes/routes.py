@@ -24,6 +24,7 @@ from companion.web import access
 from companion.web.disputes.views import Ruling, board_at, rule_on
 from companion.web.forms import whole
 from companion.web.hexmap import SMALL, map_view
+from companion.web.reasons import say
 from companion.web.render import render
 
 bp = Blueprint("disputes", __name__)
@@ -61,7 +62,7 @@ def dispute(game_id: int) -> Response:
                 ruling = rule_on(board, record.game, Hex(q, r), args["code"],
                                  args["rotation"], args["task"] or None)
             except RulesError as err:
-                error = err.reason
+                error = say(err)
     status = 400 if error else 200
     frontier = board.frontier()
     keep = {k: v for k, v in args.items() if k not in ("q", "r") and v != ""}

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.rules import Board, Hex, Record, parse_placement, replay, rotate
+from companion.web.names import task_name
+from companion.web.reasons import say
 
 
 @dataclass
@@ -52,7 +54,8 @@ def rule_on(board: Board, game: str, at: Hex, code: str, rotation: int,
     base = placement.moved(at, code.upper())
     legal_rotations = [k for k in distinct_rotations(base.code)
                        if board.why_illegal(base.moved(at, rotate(base.code, k))) is None]
-    reason = board.why_illegal(placement)
+    why = board.illegal_reason(placement)
+    reason = say(why) if why is not None else None
     ruling = Ruling(text, reason is None, reason, legal_rotations=legal_rotations)
     if reason is not None:
         return ruling
@@ -62,11 +65,12 @@ def rule_on(board: Board, game: str, at: Hex, code: str, rotation: int,
         for m in board.markers:
             new = m.index not in before
             if m.state != "active" and (new or before[m.index] == "active"):
-                ruling.changes.append(MarkerChange(m.task.text(), str(m.at), m.state,
-                                                   m.reason, new))
+                ruling.changes.append(MarkerChange(task_name(m.task.text()), str(m.at),
+                                                   m.state, say(m.why), new))
             elif m.state == "active":
                 ruling.still_active.append(MarkerChange(
-                    m.task.text(), str(m.at), "active", board.marker_status(m)[1], new))
+                    task_name(m.task.text()), str(m.at), "active", say(board.marker_state(m)[1]),
+                    new))
     finally:
         board.pop()
     return ruling

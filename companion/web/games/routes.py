@@ -38,6 +38,7 @@ from companion.web.db import get_db
 from companion.web.edits import after_edit, expected_version, versioned_edit
 from companion.web.forms import record_from_form
 from companion.web.games.views import game_context, score_view
+from companion.web.reasons import say_error
 from companion.web.render import go, render
 from companion.web.security import csrf_exempt
 
@@ -88,7 +89,7 @@ def validate(text: str) -> str | None:
     try:
         replay(parse_record(text))
     except RulesError as err:
-        return str(err)
+        return say_error(err)
     return None
 
 
@@ -240,7 +241,7 @@ def score() -> Response:
         try:
             result = score_view(text)
         except RulesError as err:
-            error = str(err)
+            error = say_error(err)
     status = 400 if error else 200
     return render("games/score.html", "games/_score.html", status=status, text=text, error=error,
                   result=result)

@@ -62,7 +62,9 @@ def tiles_attr(explanation: dict[str, Any] | None) -> str:
 
 
 def component_name(uid: str) -> str:
-    return " ".join(w.capitalize() for w in uid.split("-"))
+    from companion.web.names import unlock_name
+
+    return unlock_name(uid)
 
 
 def pad_rows(sheet: dict[str, Any]) -> list[Row]:

@@ -20,6 +20,7 @@ from companion.rules import RulesError, parse_record, replay
 from companion.web import access, records
 from companion.web.games.sheet import DuelRow, Row, duel_rows, pad_rows, warnings_of
 from companion.web.hexmap import SMALL, MapView, map_view
+from companion.web.reasons import say_error
 from companion.web.settings import public_url
 
 
@@ -52,7 +53,7 @@ def view_of(record: str) -> tuple[ScoreView | None, str | None]:
     try:
         return score_view(record), None
     except RulesError as err:
-        return None, str(err)
+        return None, say_error(err)
 
 
 def game_context(game: dict[str, Any], level: str, **extra: Any) -> dict[str, Any]:

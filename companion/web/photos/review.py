@@ -43,6 +43,7 @@ from companion.rules import (
 )
 from companion.rules import write_record as write_notation
 from companion.web.play.tiles import choices
+from companion.web.reasons import say
 
 DOUBT = 0.6
 """An edge read with less confidence than this is highlighted as doubtful."""
@@ -224,7 +225,7 @@ def set_tile(review: Review, at: Hex, code: str, attributes: Mapping[str, Any]) 
     try:
         code = check_code(code.strip().upper())
     except NotationError as err:
-        raise ReviewError(err.reason) from None
+        raise ReviewError(say(err)) from None
     old = review.tiles.get(at)
     if old is None and at not in review.frontier():
         raise ReviewError(_("A missed tile can only be added next to the tiles read."))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules import Hex, Position, RulesError
+from companion.web.reasons import say, say_error
 from companion.web.records import sheet_of
 
 
@@ -32,7 +33,7 @@ def _walk(e: dict[str, Any], found: Found, depth: int) -> None:
         if h not in found.tiles:
             found.tiles.append(h)
     for item in e.get("items", []):
-        found.lines.append("  " * depth + str(item.get("text", "")))
+        found.lines.append("  " * depth + say(item))
         _walk(item, found, depth + 1)
 
 
@@ -41,7 +42,7 @@ def explanation_for(position: Position, path: str, player: str | None = None) ->
     try:
         sheet = sheet_of(position.game)
     except RulesError as err:
-        found.text = str(err)
+        found.text = say_error(err)
         return found
     if "players" in sheet:
         names = list(sheet["players"])
@@ -51,6 +52,6 @@ def explanation_for(position: Position, path: str, player: str | None = None) ->
     e = explanations.get(path)
     if e is None:
         return found
-    found.value, found.text = e.get("value"), str(e.get("text", ""))
+    found.value, found.text = e.get("value"), say(e)
     _walk(e, found, 0)
     return found

@@ -54,6 +54,7 @@ from companion.web.forms import int_field
 from companion.web.play.explain import explanation_for
 from companion.web.play.state import StoredGame, load_game, redo_stack, save_game
 from companion.web.play.views import Selection, parse_hex, recorder_context
+from companion.web.reasons import say, say_error
 from companion.web.render import is_htmx, render
 
 bp = Blueprint("play", __name__, url_prefix="/play")
@@ -71,7 +72,7 @@ def _position(game: StoredGame) -> Position:
         return load_position(game.text)
     except RulesError as err:  # a stored record that no longer replays: say so, no trace
         abort(error_page(422, _("This game's record cannot be replayed: %(reason)s",
-                                reason=str(err))))
+                                reason=say_error(err))))
 
 
 def _page(game: StoredGame, sel: Selection, *, mode: str, error: str | None = None,
@@ -231,7 +232,7 @@ def redo_last(game_id: int) -> Response:
         try:
             text = redo(game.text, entry)
         except RulesError as err:
-            raise Refused(_("Cannot redo: %(reason)s", reason=err.reason)) from err
+            raise Refused(_("Cannot redo: %(reason)s", reason=say(err))) from err
         save_game(game.id, text, version, redo=stack[:-1])
         return str(_("Put back %(line)s.", line=entry.line))
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from flask_babel import gettext as _
+
 from companion.rules import (
     COMPLETED,
     DUEL_TASK_TYPES,
@@ -53,6 +55,7 @@ from companion.web.play.tiles import (
     painted_code,
     section_of,
 )
+from companion.web.reasons import say
 
 CATALOGUE_LIMIT = 120
 
@@ -130,11 +133,11 @@ def marker_rows(board: Board) -> list[MarkerRow]:
     rows = []
     for m in board.markers:
         if m.state == COMPLETED:
-            text = f"completed at turn {m.turn}: {m.reason}"
+            text = _("completed at turn %(turn)s: %(why)s", turn=m.turn, why=say(m.why))
         elif m.state == FAILED:
-            text = f"failed at turn {m.turn} because {m.reason}"
+            text = _("failed at turn %(turn)s because %(why)s", turn=m.turn, why=say(m.why))
         else:
-            text = board.marker_status(m)[1]
+            text = say(board.marker_state(m)[1])
         size = None
         if m.state == "active" and m.task.type != "wraparound":
             size = max(board.territory_size(m.at, LETTER_OF[t]) for t in m.task.terrains)
