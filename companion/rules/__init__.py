@@ -152,6 +152,8 @@ from companion.rules.randomgame import (
 from companion.rules.reasons import (
     CODES,
     Reason,
+    clip,
+    ordinal,
     render,
     rule_text,
 )
@@ -199,6 +201,8 @@ from companion.rules.tiles import (
 )
 
 __all__ = [
+    "clip",
+    "ordinal",
     "AchievedEvent",
     "add_completed",
     "best_alignment",
