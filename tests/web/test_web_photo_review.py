@@ -205,3 +205,31 @@ def test_png_and_heic_photos_are_accepted(app: Flask, fmt: str) -> None:
         rows = store.photos_of(get_db(), game_id)
         data = store.photo_bytes(get_db(), game_id, rows[0]["id"])
     assert Image.open(io.BytesIO(data)).format == "JPEG"
+
+
+def test_the_review_highlights_the_edges_the_scanner_marked_doubtful() -> None:
+    scan = as_scan(truth())
+    for i, tile in enumerate(scan["tiles"]):
+        tile["confidence"] = [1.0] * 6  # the marks, not the confidences, decide
+        tile["doubtful"] = [i % 6, (i + 2) % 6] if i % 2 else []
+    review = Review.from_json(from_scan(scan, photo_id=1).to_json())  # stored and read back
+    for i, tile in enumerate(scan["tiles"]):
+        at = Hex(*tile["at"])
+        assert review.tiles[at].doubtful() == sorted(tile["doubtful"])
+
+
+def test_a_second_photo_turned_keeps_its_marks_on_the_same_edges() -> None:
+    first = from_scan(as_scan(truth()[:4]), photo_id=1)
+    turned = as_scan(truth(), steps=2, shift=(3, -1))
+    for tile in turned["tiles"]:
+        tile["doubtful"] = [0]  # edge 0 of the turned photo
+    merged = merge_scan(first, turned, photo_id=2)
+    added = [t for t in merged.tiles.values() if t.at not in first.tiles]
+    assert added and all(t.doubtful() == [4] for t in added)  # 2 steps back: edge 4 here
+
+
+def test_a_draft_without_marks_falls_back_to_low_confidence() -> None:
+    scan = as_scan(truth()[:1])
+    del scan["tiles"][0]["mismatch"]
+    scan["tiles"][0]["confidence"] = [0.3, 1, 1, 1, 1, 1]
+    assert from_scan(scan, photo_id=1).tiles[Hex(*scan["tiles"][0]["at"])].doubtful() == [0]

@@ -46,7 +46,8 @@ from companion.web.play.tiles import choices
 from companion.web.reasons import say
 
 DOUBT = 0.6
-"""An edge read with less confidence than this is highlighted as doubtful."""
+"""For a draft saved before the scanner named its doubtful edges: an edge read with less
+confidence than this is highlighted as doubtful."""
 
 
 class ReviewError(ValueError):
@@ -62,11 +63,17 @@ class ReviewTile:
     seen: dict[int, tuple[float, float]] = field(default_factory=dict)
     edited: bool = False
     alt: str | None = None
+    marked: tuple[int, ...] | None = None
+    """The edges the scanner marked doubtful (``scan --json``'s ``doubtful``, calibrated to
+    hold the wrong edges); None in drafts saved before it said so."""
 
     def doubtful(self) -> list[int]:
-        """Edges read with low confidence (none once a person set the tile)."""
+        """The edges the review highlights: the scanner's doubtful ones (none once a person
+        set the tile)."""
         if self.edited:
             return []
+        if self.marked is not None:
+            return sorted(self.marked)
         return [e for e in range(6) if self.confidence[e] < DOUBT]
 
     def line(self) -> str:
@@ -103,6 +110,7 @@ class Review:
             "tiles": [
                 {"at": [t.at.q, t.at.r], "code": t.code, "confidence": list(t.confidence),
                  "attributes": t.attributes, "edited": t.edited, "alt": t.alt,
+                 "doubtful": None if t.marked is None else list(t.marked),
                  "seen": {str(k): [v[0], v[1]] for k, v in t.seen.items()}}
                 for t in self.tiles.values()
             ],
@@ -117,7 +125,7 @@ class Review:
                 at, str(t["code"]), tuple(float(c) for c in t["confidence"]),
                 dict(t.get("attributes") or {}),
                 {int(k): (float(v[0]), float(v[1])) for k, v in (t.get("seen") or {}).items()},
-                bool(t.get("edited")), t.get("alt"))
+                bool(t.get("edited")), t.get("alt"), _marked(t))
         player = data.get("player")
         return cls(tiles, tuple(int(p) for p in data.get("photos", [])),
                    tuple(str(n) for n in data.get("notes", [])),
@@ -169,10 +177,15 @@ def _scan_tiles(scan: Mapping[str, Any], photo_id: int) -> list[ReviewTile]:
         centre = t.get("center_px")
         seen = {photo_id: (float(centre[0]), float(centre[1]))} if centre else {}
         tiles.append(ReviewTile(at, str(t["code"]), conf, dict(t.get("attributes") or {}),
-                                seen))
+                                seen, marked=_marked(t)))
     if not tiles:
         raise ReviewError(_("No tiles were found in this photo."))
     return tiles
+
+
+def _marked(tile: Mapping[str, Any]) -> tuple[int, ...] | None:
+    found = tile.get("doubtful")
+    return None if found is None else tuple(int(e) % 6 for e in found)
 
 
 def from_scan(scan: Mapping[str, Any], photo_id: int, player: str | None = None) -> Review:
@@ -198,9 +211,11 @@ def merge_scan(review: Review, scan: Mapping[str, Any], photo_id: int) -> Review
         at = transform.apply_hex(t.at)
         code = transform.apply_code(t.code)
         conf = tuple(rotate_values(t.confidence, transform.steps))
+        marked = None if t.marked is None else tuple(
+            (e + transform.steps) % 6 for e in t.marked)
         old = tiles.get(at)
         if old is None:
-            tiles[at] = replace(t, at=at, code=code, confidence=conf)
+            tiles[at] = replace(t, at=at, code=code, confidence=conf, marked=marked)
             added += 1
             continue
         alt = old.alt
