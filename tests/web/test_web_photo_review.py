@@ -213,7 +213,7 @@ def test_the_review_highlights_the_edges_the_scanner_marked_doubtful() -> None:
         tile["confidence"] = [1.0] * 6  # the marks, not the confidences, decide
         tile["doubtful"] = [i % 6, (i + 2) % 6] if i % 2 else []
     review = Review.from_json(from_scan(scan, photo_id=1).to_json())  # stored and read back
-    for i, tile in enumerate(scan["tiles"]):
+    for tile in scan["tiles"]:
         at = Hex(*tile["at"])
         assert review.tiles[at].doubtful() == sorted(tile["doubtful"])
 
