@@ -76,3 +76,14 @@ def test_impossible_states_are_flagged() -> None:
     assert flags_of("game: board-game\n0 0 MMMMMM special=circus\n") == [
         ("special-not-unlocked", Hex(0, 0))]
     assert flags_of("game: board-game\nunlocked: circus\n0 0 MMMMMM special=circus\n") == []
+
+
+def test_next_tile_kind_follows_the_reveal_order() -> None:
+    from companion.rules import next_tile_kind
+
+    assert next_tile_kind(load_position("game: board-game\n").game) == "task"
+    three = ("game: board-game\n0 0 GGGGGG task=grain/4\n0 1 GGGGGG task=grain/5\n"
+             "1 0 FFFFFF task=forest/5\n")
+    assert next_tile_kind(load_position(three).game) == "landscape"
+    assert next_tile_kind(load_position("game: duel\nplayer: a\n").game) is None
+    assert next_tile_kind(load_position("game: board-game\ncompleted: forest/4\n").game) is None

@@ -406,3 +406,15 @@ def test_specials_offered_are_the_unlocked_ones(app: Flask, client: FlaskClient)
     special = re.search(r'<select name="special">.*?</select>', html, re.S)
     assert special is not None
     assert re.findall(r'<option value="([\w-]+)"', special.group(0)) == ["circus"]
+
+
+def test_the_picker_puts_the_stack_due_first(app: Flask, client: FlaskClient) -> None:
+    gid = new_game(app, "game: board-game\n")
+    html = client.get(f"/play/{gid}?at=0,0", headers=HX).data.decode()
+    picks = re.search(r'<ul class="catalogue picks">(.*?)</ul>', html, re.S)
+    assert picks is not None
+    items = re.findall(r'<li data-code="[A-Z]{6}"[^>]*><a [^>]*>(.*?)</a></li>', picks.group(1),
+                       re.S)
+    tasks = ["badge-task" in item for item in items]
+    assert tasks[0] and tasks == sorted(tasks, reverse=True)  # the first turns: task tiles
+    assert "draws a task tile" in html
