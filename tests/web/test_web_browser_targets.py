@@ -68,17 +68,19 @@ def start(page: Any, live: LiveServer, kind: str = "board-game") -> int:
 
 
 def place_best(page: Any, version: int) -> None:
-    """Tap the first free hex that something fits, the first tile offered, Place."""
-    page.locator("svg a.slot").first.click()
-    page.locator(".picks li[data-code] a").first.click()
+    """Tap free hexes until a landscape tile fits one, tap that tile, Place."""
+    landscape = page.locator(".picks li[data-code]:not(:has(.badge-task)) a")
+    for i in range(page.locator("svg a.slot").count()):
+        slot = page.locator("svg a.slot").nth(i)
+        at = (slot.get_attribute("data-q"), slot.get_attribute("data-r"))
+        page.goto(slot.get_attribute("href"))  # the hex may lie panned off the map
+        page.wait_for_selector(f'#play[data-version="{version}"] .picks')
+        page.wait_for_selector(f'svg a.slot.selected[data-q="{at[0]}"][data-r="{at[1]}"]')
+        if landscape.count():
+            break
+    landscape.first.click()
     page.wait_for_selector(".place-form")
-    values = page.locator(".values button")
-    if values.count():
-        if page.locator(".chips input:checked").count() == 0:
-            page.locator(".chips label.chip").first.click()
-        values.first.click()
-    else:
-        page.locator(".place-form button.place").click()
+    page.locator(".place-form button.place").click()
     page.wait_for_selector(f'#play[data-version="{version + 1}"]')
 
 
