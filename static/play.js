@@ -63,7 +63,11 @@
     var cx = full[0] + full[2] / 2, cy = full[1] + full[3] / 2;
     var t = focus && /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(focus.getAttribute("transform") || "");
     if (t) { cx = Number(t[1]); cy = Number(t[2]); }
-    setBox(svg, [cx - w / 2, cy - h / 2, w, h], false);
+    function clamp(start, lo, size, span) {   /* no blank beyond the map's edge */
+      return size >= span ? lo + (span - size) / 2 : Math.max(lo, Math.min(lo + span - size, start));
+    }
+    setBox(svg, [clamp(cx - w / 2, full[0], w, full[2]), clamp(cy - h / 2, full[1], h, full[3]),
+                 w, h], false);
   }
 
   function initMap(svg) {

@@ -100,6 +100,7 @@ from companion.rules.errors import (
 )
 from companion.rules.game import (
     Game,
+    next_tile_kind,
     replay,
     replay_text,
 )
@@ -263,6 +264,7 @@ __all__ = [
     "markers_left",
     "markers_used",
     "merge_maps",
+    "next_tile_kind",
     "NotationError",
     "opposite",
     "parse_campaign",

@@ -190,20 +190,13 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
     out: list[Warning] = []
     landscape = 0
     tasks = 0
-    landscape_limit = BOARD_GAME_LANDSCAPE + 5 * ("box2" in record.unlocked)
-    task_limit = BOARD_GAME_TASK_TILES + 5 * ("box1" in record.unlocked)
+    landscape_limit, task_limit = _stack_limits(record)
     last_changed = False
     for step in steps:
         p, turn, active = step.placement, step.turn, step.active_before
         is_task = p.task is not None
-        if turn <= 3:
-            expected = "task"
-        elif landscape >= landscape_limit:
-            expected = "task" if last_changed else "end"
-        elif active < 3 and tasks < task_limit:
-            expected = "task"
-        else:
-            expected = "landscape"
+        expected = _expected_kind(turn, landscape, tasks, active, last_changed,
+                                  landscape_limit, task_limit)
         if expected == "end":
             out.append(Warning(p.line, turn, Reason("game-over", {})))
         elif expected == "task" and not is_task:
@@ -223,6 +216,36 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
         out.append(Warning(None, None, Reason("too-many-landscape", {
             "placed": landscape, "limit": landscape_limit})))
     return out
+
+
+def _stack_limits(record: Record) -> tuple[int, int]:
+    return (BOARD_GAME_LANDSCAPE + 5 * ("box2" in record.unlocked),
+            BOARD_GAME_TASK_TILES + 5 * ("box1" in record.unlocked))
+
+
+def _expected_kind(turn: int, landscape: int, tasks: int, active: int, last_changed: bool,
+                   landscape_limit: int, task_limit: int) -> str:
+    """Which stack the tile of ``turn`` comes from (rules.md section 4): ``task``,
+    ``landscape`` or ``end`` (the game is over)."""
+    if turn <= 3:
+        return "task"
+    if landscape >= landscape_limit:
+        return "task" if last_changed else "end"
+    if active < 3 and tasks < task_limit:
+        return "task"
+    return "landscape"
+
+
+def next_tile_kind(game: Game) -> str | None:
+    """Which stack the next board-game tile comes from (``task``, ``landscape`` or
+    ``end``); None in the Duel and in an end-of-game entry (a final map in any order)."""
+    record = game.record
+    if record.is_duel or record.completed:
+        return None
+    steps = game.steps.get(None, [])
+    tasks = sum(1 for s in steps if s.placement.task is not None)
+    return _expected_kind(len(steps) + 1, len(steps) - tasks, tasks, game.board.active_count,
+                          steps[-1].changed if steps else False, *_stack_limits(record))
 
 
 def pool_warnings(record: Record, game: Game) -> list[Warning]:

@@ -68,17 +68,19 @@ def start(page: Any, live: LiveServer, kind: str = "board-game") -> int:
 
 
 def place_best(page: Any, version: int) -> None:
-    """Tap the first free hex that something fits, the first tile offered, Place."""
-    page.locator("svg a.slot").first.click()
-    page.locator(".picks li[data-code] a").first.click()
+    """Tap free hexes until a landscape tile fits one, tap that tile, Place."""
+    landscape = page.locator(".picks li[data-code]:not(:has(.badge-task)) a")
+    for i in range(page.locator("svg a.slot").count()):
+        slot = page.locator("svg a.slot").nth(i)
+        at = (slot.get_attribute("data-q"), slot.get_attribute("data-r"))
+        page.goto(slot.get_attribute("href"))  # the hex may lie panned off the map
+        page.wait_for_selector(f'#play[data-version="{version}"] .picks')
+        page.wait_for_selector(f'svg a.slot.selected[data-q="{at[0]}"][data-r="{at[1]}"]')
+        if landscape.count():
+            break
+    landscape.first.click()
     page.wait_for_selector(".place-form")
-    values = page.locator(".values button")
-    if values.count():
-        if page.locator(".chips input:checked").count() == 0:
-            page.locator(".chips label.chip").first.click()
-        values.first.click()
-    else:
-        page.locator(".place-form button.place").click()
+    page.locator(".place-form button.place").click()
     page.wait_for_selector(f'#play[data-version="{version + 1}"]')
 
 
@@ -111,6 +113,26 @@ def test_duel_recorder_and_sheet_popover(page: Any, live: LiveServer) -> None:
     page.locator(".landscape.active svg a.slot").first.click()
     page.wait_for_selector(".paint")
     check(page, "08-duel-hex")
+    # paint a tile by taps (meadow is preset): FFFFSS is four taps, then Use, then Place
+    for edge, letter in enumerate("FFFFSS"):
+        page.locator(f'.paint input[name="e{edge}"][value="{letter}"]').check()
+    page.locator(".paint button[type=submit]").click()
+    page.wait_for_selector(".place-form")
+    check(page, "08b-duel-painted")
+    page.locator('.chips input[value="forest"]').check()
+    page.locator('.values button[data-value="4"]').click()
+    page.wait_for_selector('#play[data-version="2"]')
+    assert "0 0 FFFFSS task=forest/4" in live.record(game_id)
+    # blue: the turn's tile is chosen for him: tap the hex, tap the marker
+    page.locator(".landscape.active svg a.slot").first.click()
+    page.wait_for_selector(".place-form")
+    page.locator('.values button.current').click()
+    page.wait_for_selector('#play[data-version="3"]')
+    assert live.record(game_id).count("FFFFSS task=forest/4") == 2
+    # red's next turn: the recent pattern is offered at a tapped hex
+    page.locator(".landscape.active svg a.slot").first.click()
+    page.wait_for_selector('.picks li[data-code="FFFFSS"]')
+    check(page, "08c-duel-recent")
     page.goto(f"{live.url}/games/{game_id}")
     cell = page.locator("details.duel-cell").first
     cell.locator("summary").click()

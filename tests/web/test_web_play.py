@@ -334,3 +334,87 @@ def test_a_record_that_no_longer_replays_gets_one_line(app: Flask, client: Flask
     r = client.get(f"/play/{gid}")
     assert r.status_code == 422
     assert "line 3: " in r.data.decode() and "Traceback" not in r.data.decode()
+
+
+# ----------------------------------------------------------------- picker
+@pytest.mark.parametrize("headers", [{}, HX])
+def test_a_tapped_hex_offers_the_tiles_that_fit_best_first(
+        app: Flask, client: FlaskClient, headers: dict[str, str]) -> None:
+    gid = new_game(app, START)
+    html = client.get(f"/play/{gid}?at=1,-1", headers=headers).data.decode()
+    picks = re.findall(r'<li data-code="([A-Z]{6})"( class="perfect")?><a href="([^"]+)"', html)
+    codes = [c for c, _, _ in picks]
+    assert codes and "GGMTTM" not in codes  # on the map already: the box holds it once
+    assert not any(c in codes for c in ("MVMMFF", "GGMMVM"))  # Box 2, Box 1: not unlocked
+    # best edge matches first: the grain edge of (0, 0) meets grain in the first tiles
+    assert picks[0][1] == ' class="perfect"'
+    # one tap on a tile chooses it in its best rotation at that hex: then Place
+    href = picks[0][2].replace("&amp;", "&")
+    assert "at=1%2C-1" in href and f"tile={codes[0]}" in href and "rot=" in href
+    html = client.get(href, headers=headers).data.decode()
+    assert 'class="place-form"' in html and 'class="primary place"' in html
+    code = re.search(r'name="code" value="([A-Z]{6})"', html).group(1)  # type: ignore[union-attr]
+    assert code[4] == "G"  # edge 4 of (1, -1) touches the grain edge 1 of (0, 0)
+
+
+def test_task_tiles_take_type_chips_and_marker_value_buttons(
+        app: Flask, client: FlaskClient) -> None:
+    gid = new_game(app, START)
+    html = client.get(f"/play/{gid}?at=0,-1&tile=GGGGTT", headers=HX).data.decode()
+    assert "<select name=\"task_type\"" not in html and "<select name=\"task_value\"" not in html
+    assert re.findall(r'name="task_type" value="(\w+)"', html) == ["grain", "track"]
+    # the base box has grain markers 4, 5, 6 only: no 7 offered
+    assert re.findall(r'name="task_value" value="(\d)"', html) == ["4", "5", "6"]
+    r = place(client, gid, 1, 0, -1, "GGGGTT", task_type="grain", task_value="6")
+    assert r.status_code == 303 and lines(app, gid)[-1] == "0 -1 GGGGTT task=grain/6"
+    # a value without a type is refused, not silently dropped
+    r = place(client, gid, 2, 1, -1, "GGGGTT", task_value="5")
+    assert r.status_code == 422 and "task type" in error_of(r.data.decode())
+    box2 = new_game(app, "game: board-game\nunlocked: box2\n")
+    html = client.get(f"/play/{box2}?at=0,0&tile=GGGGGG", headers=HX).data.decode()
+    assert re.findall(r'name="task_value" value="(\d)"', html) == ["4", "5", "6", "7"]
+
+
+def test_duel_picker_offers_recent_patterns_and_painting(app: Flask, client: FlaskClient) -> None:
+    gid = new_game(app, DUEL)
+    place(client, gid, 1, 0, 0, "FFFFSS", player="red", task_type="forest", task_value="4")
+    place(client, gid, 2, 0, 0, "FFFFSS", player="blue", task_type="forest", task_value="4")
+    html = client.get(f"/play/{gid}?at=0,1&player=red", headers=HX).data.decode()
+    assert re.findall(r'<li data-code="([A-Z]{6})"', html) == ["FFFFSS"]  # the recent pattern
+    assert 'class="paint"' in html and 'class="catalogue-box"' not in html
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    (START + "0 1 TTMGGM\n", "the box holds no more copies"),
+    (START + "1 -1 MVMMFF\n", "comes from a box not unlocked"),
+    ("game: board-game\n0 0 FFFFFF task=forest/7\n", "holds no such marker"),
+    ("game: board-game\n0 0 MMMMMM special=circus\n", "is not unlocked in this game"),
+])
+def test_impossible_states_are_flagged_while_recording(
+        app: Flask, client: FlaskClient, text: str, words: str) -> None:
+    gid = new_game(app, text)
+    html = client.get(f"/play/{gid}", headers=HX).data.decode()
+    flags = re.search(r'<ul class="box-flags".*?</ul>', html, re.S)
+    assert flags is not None and words in flags.group(0)
+    assert client.get(f"/play/{new_game(app, START)}", headers=HX).data.decode().count(
+        "box-flags") == 0
+
+
+def test_specials_offered_are_the_unlocked_ones(app: Flask, client: FlaskClient) -> None:
+    gid = new_game(app, "game: board-game\nunlocked: circus\n")
+    html = client.get(f"/play/{gid}?at=0,0&tile=MMMMMM", headers=HX).data.decode()
+    special = re.search(r'<select name="special">.*?</select>', html, re.S)
+    assert special is not None
+    assert re.findall(r'<option value="([\w-]+)"', special.group(0)) == ["circus"]
+
+
+def test_the_picker_puts_the_stack_due_first(app: Flask, client: FlaskClient) -> None:
+    gid = new_game(app, "game: board-game\n")
+    html = client.get(f"/play/{gid}?at=0,0", headers=HX).data.decode()
+    picks = re.search(r'<ul class="catalogue picks">(.*?)</ul>', html, re.S)
+    assert picks is not None
+    items = re.findall(r'<li data-code="[A-Z]{6}"[^>]*><a [^>]*>(.*?)</a></li>', picks.group(1),
+                       re.S)
+    tasks = ["badge-task" in item for item in items]
+    assert tasks[0] and tasks == sorted(tasks, reverse=True)  # the first turns: task tiles
+    assert "draws a task tile" in html

@@ -42,6 +42,7 @@ from companion.rules import (
     in_play,
     marker_pool,
     markers_left,
+    next_tile_kind,
     rotate,
     tiles_left,
 )
@@ -224,8 +225,12 @@ def picker(position: Position, board: Board, at: Hex) -> list[Pick]:
     left = tiles_left(position.record, board)
     wanted = [c for c in choices() if left.get((c.section, canonical(c.code)), 0) > 0]
     by_code = {c.code: c for c in wanted}
-    return [Pick(by_code[f.code], f, left[(by_code[f.code].section, canonical(f.code))])
-            for f in fits(board, at, by_code)]
+    picks = [Pick(by_code[f.code], f, left[(by_code[f.code].section, canonical(f.code))])
+             for f in fits(board, at, by_code)]
+    due = next_tile_kind(position.game)
+    if due in ("task", "landscape"):  # the stack this turn draws from first (stable sort)
+        picks.sort(key=lambda p: p.is_task != (due == "task"))
+    return picks
 
 
 def available_catalogue(position: Position, board: Board, pattern: str) -> list[Choice]:
@@ -331,6 +336,7 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
         "task_types": types,
         "task_values": task_values,
         "picks": picks,
+        "task_due": not duel and mode == "live" and next_tile_kind(position.game) == "task",
         "flags": flags,
         "is_task_tile": duel or section is None or "task" in section,
         "tile_task": tile_task,

@@ -1,0 +1,89 @@
+"""What the box holds for a game, the tiles that fit a hex, impossible states
+(``companion.rules.box``)."""
+
+from __future__ import annotations
+
+from companion.rules import (
+    Hex,
+    box_flags,
+    canonical,
+    catalogue,
+    fit,
+    fits,
+    in_play,
+    load_position,
+    parse_record,
+    rotate,
+    tiles_left,
+)
+
+START = "game: board-game\n0 0 GGMTTM task=grain/4\n"
+
+
+def flags_of(text: str) -> list[tuple[str, Hex | None]]:
+    position = load_position(text)
+    return [(f.code, f.at) for f in box_flags(position.record, position.game.boards.values())]
+
+
+def test_in_play_follows_the_unlocks() -> None:
+    base = in_play(parse_record("game: board-game\n"))
+    assert base.sections == ("landscape", "task")
+    assert base.specials == () and base.values(["forest"]) == [4, 5, 6]
+    more = in_play(parse_record("game: board-game\nunlocked: box1, box2, circus\n"))
+    assert more.sections == ("landscape", "task", "box-1-task", "box-2-landscape")
+    assert more.specials == ("circus",)
+    assert more.values(["forest"]) == [4, 5, 6, 7] and more.values(["track"]) == [4, 5, 6]
+    assert in_play(parse_record("game: duel\nplayer: a\n")).values(["forest"]) == [3, 4, 5, 6]
+
+
+def test_tiles_on_the_map_are_no_longer_left() -> None:
+    position = load_position(START)
+    left = tiles_left(position.record, position.board())
+    assert left[("landscape", canonical("GGMTTM"))] == 0
+    assert sum(left.values()) == sum(1 for t in catalogue()
+                                     if t.section in ("landscape", "task")) - 1
+    assert not any(s.startswith("box") for s, _ in left)
+
+
+def test_fits_puts_best_edge_matches_first_in_the_best_rotation() -> None:
+    board = load_position(START).board()
+    found = fits(board, Hex(0, 1), ["GGGGGG", "TMMMMM", "MMMTTM", "SSSSSS"])
+    assert [f.code for f in found] == ["TMMMMM", "MMMTTM"]  # grain and stream meet track
+    best = found[1]
+    assert rotate(best.code, best.rotation)[0] == "T" and best.matches == 1
+    # (1, -1) touches the grain edge 1 of (0, 0): grain there first
+    assert [f.code for f in fits(board, Hex(1, -1), ["MMMMMM", "GGGGGG"])] == [
+        "GGGGGG", "MMMMMM"]
+    assert fit(board, Hex(0, 0), "MMMMMM") is None  # not a free hex
+    assert fit(board, Hex(0, 1), "TMMMMM").legal == (0,)
+
+
+def test_impossible_states_are_flagged() -> None:
+    assert flags_of(START) == []
+    # a second copy of a tile the box holds once
+    assert flags_of(START + "0 1 TTMGGM\n") == [("tile-over-box", Hex(0, 1))]
+    # a Box 2 tile without Box 2; with it, no flag
+    assert flags_of(START + "1 -1 MVMMFF\n") == [("tile-not-unlocked", Hex(1, -1))]
+    assert flags_of("game: board-game\nunlocked: box2\n0 0 GGMTTM task=grain/4\n"
+                    "1 -1 MVMMFF\n") == []
+    # marker 7 in a base game; three forest 5s where the box holds two
+    assert flags_of("game: board-game\n0 0 FFFFFF task=forest/7\n") == [
+        ("marker-not-in-pool", Hex(0, 0))]
+    three = ("game: board-game\n0 0 FFFFFF task=forest/5\n0 1 MFFFFF task=forest/5\n"
+             "1 0 FFMFFF task=forest/5\n")
+    assert [c for c, _ in flags_of(three) if c.startswith("marker")] == ["marker-over-pool"]
+    # a special tile the game has not unlocked
+    assert flags_of("game: board-game\n0 0 MMMMMM special=circus\n") == [
+        ("special-not-unlocked", Hex(0, 0))]
+    assert flags_of("game: board-game\nunlocked: circus\n0 0 MMMMMM special=circus\n") == []
+
+
+def test_next_tile_kind_follows_the_reveal_order() -> None:
+    from companion.rules import next_tile_kind
+
+    assert next_tile_kind(load_position("game: board-game\n").game) == "task"
+    three = ("game: board-game\n0 0 GGGGGG task=grain/4\n0 1 GGGGGG task=grain/5\n"
+             "1 0 FFFFFF task=forest/5\n")
+    assert next_tile_kind(load_position(three).game) == "landscape"
+    assert next_tile_kind(load_position("game: duel\nplayer: a\n").game) is None
+    assert next_tile_kind(load_position("game: board-game\ncompleted: forest/4\n").game) is None
