@@ -200,3 +200,38 @@ def test_a_campaign_with_unlocks_in_every_language(app: Flask, lang: str) -> Non
     r = c.post(f"/campaigns/{cid}/cross", data={"path": "nowhere", "from": "x",
                                                  "version": version()})
     check(r.get_data(as_text=True), lang, english, "refused cross")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_home_page_says_what_the_app_does_and_offers_the_three_ways_in(
+        app: Flask, lang: str) -> None:
+    c = client_in(app, lang)
+    page = c.get("/").get_data(as_text=True)
+    assert 'class="welcome"' in page and 'class="what"' in page
+    for href in ('href="/games/new"', 'href="/games/new?then=end"',
+                 'href="/games/new?then=photo"', 'href="/campaigns"'):
+        assert href in page, href
+    if lang != "en":
+        assert "Record as you play" not in page
+    form = c.get("/games/new?then=photo").get_data(as_text=True)
+    assert 'name="then" value="photo"' in form
+    r = c.post("/games/new", data={"kind": "board-game", "players": "Ana", "then": "photo"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/photos/new")
+    r = c.post("/games/new", data={"kind": "board-game", "players": "Ana", "then": "end"})
+    assert r.headers["Location"].endswith("/end")
+
+
+def test_campaign_games_are_labelled_and_link_back(app: Flask) -> None:
+    from companion.storage import campaigns as storage
+
+    c = client_in(app, "en")
+    r = c.post("/campaigns", data={"name": "Sunday", "players": "Ana, Rui"})
+    cid = int(r.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        version = str(storage.get_campaign(get_db(), cid)["version"])
+    r = c.post(f"/campaigns/{cid}/games/new", data={"version": version})
+    gid = int(r.headers["Location"].rsplit("/", 1)[1])
+    link = f'<a class="game-campaign" href="/campaigns/{cid}">Campaign game: Sunday</a>'
+    assert link in c.get("/").get_data(as_text=True)
+    page = c.get(f"/games/{gid}").get_data(as_text=True)
+    assert f'<a href="/campaigns/{cid}">Campaign game: Sunday</a>' in page
