@@ -142,6 +142,8 @@ from companion.rules.randomgame import (
 from companion.rules.reasons import (
     CODES,
     Reason,
+    clip,
+    ordinal,
     render,
     rule_text,
 )
@@ -264,6 +266,8 @@ __all__ = [
     "Reminder",
     "reminder_items",
     "remove_completed",
+    "clip",
+    "ordinal",
     "render",
     "replay",
     "replay_campaign",

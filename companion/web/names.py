@@ -120,7 +120,7 @@ def hex_name(hex_id: Any) -> str:
 
 def path_name(path_id: Any) -> str:
     """A track path ``start-box1`` as ``Start – Box 1``."""
-    from companion.rules.campaign.track import HEX_BY_ID
+    from companion.rules import HEX_BY_ID
 
     text = str(path_id)
     for i in range(1, len(text)):

@@ -17,8 +17,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import ngettext, pgettext
 
-from companion.rules.hexgrid import EDGE_NAMES
-from companion.rules.reasons import Reason, clip
+from companion.rules import EDGE_NAMES, Reason, clip, ordinal
 from companion.web.names import (
     box_name,
     card_name,
@@ -61,8 +60,6 @@ def _nth(n: int) -> str:
     from flask_babel import get_locale
 
     if str(get_locale() or "en") == "en":
-        from companion.rules.reasons import ordinal
-
         return ordinal(n)
     return f"{n}."
 

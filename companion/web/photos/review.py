@@ -28,11 +28,11 @@ from companion.rules import (
     IllegalPlacementError,
     NotationError,
     Placement,
+    Reason,
     RulesError,
     Section,
     check_code,
     connected_order,
-    explain_illegal,
     merge_maps,
     parse_placement,
     parse_record,
@@ -41,7 +41,7 @@ from companion.rules import (
 )
 from companion.rules import write_record as write_notation
 from companion.web.play.tiles import choices
-from companion.web.reasons import say
+from companion.web.reasons import say, say_error
 
 DOUBT = 0.6
 """An edge read with less confidence than this is highlighted as doubtful."""
@@ -281,7 +281,7 @@ def verdict(review: Review, game: str = "board-game") -> Verdict:
         try:
             placements.append(parse_placement(t.line(), game))
         except NotationError as err:
-            problem = problem or (_describe(t, err.reason), t.at)
+            problem = problem or (_describe(t, say(err)), t.at)
             placements.append(parse_placement(f"{t.at.q} {t.at.r} {t.code}", game))
     try:
         ordered = connected_order(placements)
@@ -298,7 +298,7 @@ def verdict(review: Review, game: str = "board-game") -> Verdict:
             try:
                 checked.push_checked(p)
             except IllegalPlacementError as err:
-                problem = (_describe(p, explain_illegal(err.why)), p.at)
+                problem = (_describe(p, say(Reason("rule-broken", {"why": err.why}))), p.at)
     warnings = []
     if problem is None:
         for m in checked.markers:
@@ -324,7 +324,7 @@ def final_record(review: Review, game_text: str) -> str:
     try:
         replay(parse_record(text))
     except RulesError as err:
-        raise ReviewError(str(err)) from None
+        raise ReviewError(say_error(err)) from None
     return text
 
 
