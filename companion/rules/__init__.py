@@ -287,6 +287,8 @@ __all__ = [
     "Reminder",
     "reminder_items",
     "remove_completed",
+    "clip",
+    "ordinal",
     "render",
     "replay",
     "replay_campaign",

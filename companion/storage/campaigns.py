@@ -44,7 +44,7 @@ from companion.rules import (
 )
 from companion.rules import replay_campaign as replay
 from companion.storage.database import now, transaction
-from companion.storage.errors import NotFoundError, StaleEditError
+from companion.storage.errors import NotFoundError, StaleEditError, StorageError
 from companion.storage.games import insert_game_row
 from companion.storage.limits import GAMES_PER_CAMPAIGN, check
 from companion.storage.sharing import give_to, marks
@@ -383,6 +383,7 @@ def start_campaign_game(db: sqlite_utils.Database, campaign_id: int,
 
 
 __all__ = [
+    "NOTE_LIMIT",
     "achieve",
     "campaign_history",
     "campaign_record",
@@ -406,5 +407,39 @@ __all__ = [
     "spend",
     "start_campaign_game",
     "undo_last",
+    "set_unlock_note",
     "undo_pending",
+    "unlock_notes",
 ]
+
+
+# ------------------------------------------------------------ the players' card notes
+NOTE_LIMIT = 2000
+"""Characters of one note (what the players copy from a card the companion lacks)."""
+
+
+def unlock_notes(db: sqlite_utils.Database, campaign_id: int) -> dict[str, str]:
+    """The players' notes of a campaign: unlock id -> text."""
+    if "unlock_notes" not in db.table_names():
+        return {}
+    rows = db.execute("SELECT unlock_id, text FROM unlock_notes WHERE campaign_id = ?",
+                      [campaign_id]).fetchall()
+    return {str(u): str(t) for u, t in rows}
+
+
+def set_unlock_note(db: sqlite_utils.Database, campaign_id: int, unlock_id: str,
+                    text: str) -> None:
+    """Save (or, with empty ``text``, remove) the players' note on one unlock."""
+    get_campaign(db, campaign_id)  # NotFoundError for a campaign that is not there
+    text = text.strip()
+    if len(text) > NOTE_LIMIT or len(unlock_id) > 100:
+        raise StorageError(f"a note holds at most {NOTE_LIMIT} characters")
+    with transaction(db):
+        if text:
+            db.execute("INSERT INTO unlock_notes (campaign_id, unlock_id, text, updated) "
+                       "VALUES (?, ?, ?, ?) ON CONFLICT (campaign_id, unlock_id) DO UPDATE "
+                       "SET text = excluded.text, updated = excluded.updated",
+                       [campaign_id, unlock_id, text, now()])
+        else:
+            db.execute("DELETE FROM unlock_notes WHERE campaign_id = ? AND unlock_id = ?",
+                       [campaign_id, unlock_id])

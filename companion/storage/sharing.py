@@ -69,9 +69,9 @@ def marks(ids: list[int]) -> str:
 
 def games_for(db: sqlite_utils.Database, owner: str, shared: list[int]) -> list[dict[str, Any]]:
     """The games this browser owns or was given a link to, newest first (id, record,
-    status, score, version, updated, owner)."""
+    status, score, version, updated, owner, campaign_id)."""
     return list(db.query(
-        "SELECT id, record, status, score, version, updated, owner FROM games "
+        "SELECT id, record, status, score, version, updated, owner, campaign_id FROM games "
         f"WHERE owner = ? OR id IN ({marks(shared)}) ORDER BY updated DESC, id DESC",
         [owner, *shared]))
 

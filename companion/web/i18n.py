@@ -71,13 +71,14 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, current_language=current_language)
     from companion.web import names
+    from companion.web.games.sheet import path_label
     from companion.web.reasons import say
 
     app.jinja_env.filters.update(
         say=say, terrain=names.terrain_name, card=names.card_name, hex_name=names.hex_name,
         title_name=names.title_name, box=names.box_name, pool=names.pool_name,
         special=names.special_name, unlock=names.unlock_name, task=names.task_name,
-        path=names.path_name)
+        path=names.path_name, path_label=path_label)
 
 
 def safe_next(target: str | None) -> str:

@@ -166,11 +166,25 @@ def task_name(task: Any) -> str:
     return f"{terrains_name(head)}/{value}"
 
 
+PIECES: dict[str, Any] = {
+    "red heart": _l("red heart"), "golden heart": _l("golden heart"),
+    "balloon": _l("balloon"), "camera": _l("camera"), "sheep": _l("sheep"),
+    "great mill": _l("Great Mill figure"), "mill figure": _l("Great Mill figure"),
+}
+
+
+def piece_name(piece: Any) -> str:
+    """A wooden piece or token of the box (``red heart``)."""
+    found = PIECES.get(str(piece).replace("-", " ").lower())
+    return str(found) if found is not None else tidy(piece)
+
+
 def player_name(who: Any) -> str:
     """A player's name as typed (never translated)."""
     return str(who)
 
 
-__all__ = ["box_name", "card_name", "hex_name", "path_name", "player_name", "pool_name",
+__all__ = ["box_name", "card_name", "hex_name", "path_name", "piece_name", "player_name",
+           "pool_name",
            "special_name", "task_name", "terrain_name", "terrains_name", "tidy", "title_name",
            "unlock_name"]

@@ -80,6 +80,23 @@ def games_for(db: sqlite_utils.Database, owner: str, shared: list[int]) -> list[
     return [dict(row, **summary(row["record"])) for row in sharing.games_for(db, owner, shared)]
 
 
+def campaign_names(db: sqlite_utils.Database, ids: Any) -> dict[int, dict[str, Any]]:
+    """``{id: {"id", "name"}}`` of the campaigns the given games belong to."""
+    from companion.storage import campaigns as campaign_store
+    from companion.storage.errors import NotFoundError
+
+    out: dict[int, dict[str, Any]] = {}
+    for cid in ids:
+        if cid is None:
+            continue
+        try:
+            row = campaign_store.get_campaign(db, int(cid))
+        except NotFoundError:
+            continue
+        out[int(cid)] = {"id": int(cid), "name": row.get("name") or ""}
+    return out
+
+
 @lru_cache(maxsize=1024)
 def summary(record: str) -> dict[str, Any]:
     """Game kind, players and number of placements of a record, for lists (cached by

@@ -157,7 +157,9 @@ def test_spending_by_circles_and_box1_unlock_moment(app: Flask, b: Browser) -> N
     html = r.get_data(as_text=True)
     content = state(app, cid).content
     assert 'class="moment kind-box fresh"' in html and "Open Box 1" in html
-    assert content.boxes["box1"].contents in html
+    assert content.boxes["box1"].contents not in html and "PLACEHOLDER" not in html
+    assert "The card in Box 1 tells you what this brings" in html
+    assert "the task tiles of Box 1" in html and "box-1-task" not in html
     assert re.search(r'<g class="hex kind-box reached" data-hex="box1"', html)
     assert len(re.findall(r'<circle class="c crossed[^>]*data-path=', html)) == 2
     assert state(app, cid).reached == ["box1"]
@@ -268,10 +270,11 @@ def test_next_game_has_the_unlocked_header_and_reminders(app: Flask, b: Browser)
     assert f"unlocked: {unlocked_header(st)}" in record
     assert parse_record(record).players == ["Ana", "Rui"]
     html = b.get(target).get_data(as_text=True)
-    assert f"unlocked: {unlocked_header(st)}" in html
+    assert "unlocked: " not in html and "box-1-task" not in html
+    assert "Box 1, Box 2, Circus" in html
     for line in setup_reminders(st):
-        label, _, value = line.partition(": ")
-        assert f"<strong>{label}:</strong> {value}" in html
+        label, _, _value = line.partition(": ")
+        assert f"<strong>{label}:</strong> " in html
     # the recorder of that game opens for this browser (granted through the campaign)
     r = b.get(f"/campaigns/{cid}/games/{gid}/open")
     assert r.status_code == 303
@@ -517,3 +520,25 @@ def test_next_game_is_started_once_per_version_even_when_posted_at_once(
     assert len(started) == 1
     assert {r.status_code for r in answers} == {303}
     assert {r.headers["Location"].rsplit("/", 1)[1] for r in answers} == {str(started[0]["id"])}
+
+
+def test_a_note_on_a_card_the_companion_does_not_know_is_saved_and_shown(
+        app: Flask, b: Browser) -> None:
+    cid = b.new_campaign()
+    add_score(b, cid, 140)
+    cross(b, cid, "start-box1", "start")
+    cross(b, cid, "start-box1", "start")
+    html = b.get(f"/campaigns/{cid}").get_data(as_text=True)
+    assert 'name="unlock" value="box1"' in html and "EDITABLE PLACEHOLDER" not in html
+    r = b.post(f"/campaigns/{cid}/notes", unlock="box1", text="Five task tiles, marker 4s")
+    assert r.status_code == 303
+    html = b.get(f"/campaigns/{cid}").get_data(as_text=True)
+    assert ('<p class="content-text players-note" data-note="box1">Five task tiles, '
+            'marker 4s') in html
+    with app.app_context():
+        assert storage.unlock_notes(get_db(), cid) == {"box1": "Five task tiles, marker 4s"}
+    assert b.post(f"/campaigns/{cid}/notes", unlock="circus", text="x").status_code == 400
+    assert b.post(f"/campaigns/{cid}/notes", unlock="box1", text="x" * 2001).status_code == 400
+    assert b.post(f"/campaigns/{cid}/notes", unlock="box1", text="").status_code == 303
+    with app.app_context():
+        assert storage.unlock_notes(get_db(), cid) == {}

@@ -93,7 +93,7 @@ def test_language_from_accept_language(client: FlaskClient) -> None:
              "fr-FR": "Your games", "": "Your games"}
     for header, heading in cases.items():
         html = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
-        assert f"<h1>{heading}</h1>" in html, header
+        assert f"<h2>{heading}</h2>" in html, header
 
 
 def test_language_switch_sets_cookie_and_returns(client: FlaskClient) -> None:

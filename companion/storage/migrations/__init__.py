@@ -9,7 +9,9 @@ the schema. ``MIGRATIONS`` is the one numbered sequence, one module per step
 3. ``m0003_campaign_sharing``: the same for ``campaigns`` plus ``confirmed_seq``;
 4. ``m0004_photos``: ``photos`` and ``photo_reviews`` (the photo review draft);
 5. ``m0005_play_redo``: ``play_redo`` (the recorder's redo stack);
-6. ``m0006_share_epoch``: ``share_epoch`` on games and campaigns (revocable share links).
+6. ``m0006_share_epoch``: ``share_epoch`` on games and campaigns (revocable share links);
+7. ``m0007_unlock_notes``: ``unlock_notes`` (the players' notes on cards the companion
+   does not know).
 
 The ``migrations`` table records every applied number with its name and time.
 ``migrate(db)`` applies the missing ones in number order, each inside one transaction
@@ -44,6 +46,7 @@ from companion.storage.migrations import (
     m0004_photos,
     m0005_play_redo,
     m0006_share_epoch,
+    m0007_unlock_notes,
 )
 from companion.storage.migrations.statements import run_statements
 
@@ -61,6 +64,7 @@ STEPS: tuple[ModuleType, ...] = (
     m0004_photos,
     m0005_play_redo,
     m0006_share_epoch,
+    m0007_unlock_notes,
 )
 
 MIGRATIONS: tuple[Migration, ...] = tuple(Migration(m.NUMBER, m.NAME, m.apply) for m in STEPS)

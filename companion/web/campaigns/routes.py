@@ -128,7 +128,7 @@ def edit(campaign_id: int, version: int, change: Callable[[], T], *,
     sheet again with 409 when stale, with the engine's reason (422) when refused."""
     return versioned_edit(change, expected=version, stale=lambda: stale(campaign_id),
                           refused=lambda reason: refused(campaign_id, reason),
-                          refusals=refusals, wording=str,
+                          refusals=refusals, wording=say_error,
                           done=lambda result: done(campaign_id, fresh(result)))
 
 
@@ -285,6 +285,22 @@ def achieve(campaign_id: int) -> Response:
                 lambda: storage.achieve(get_db(), campaign_id, achievement,
                                         expected_version=version),
                 fresh=lambda _state: [achievement])
+
+
+@bp.post("/campaigns/<int:campaign_id>/notes")
+def note(campaign_id: int) -> Response:
+    """The players' own note on an unlock whose card text the companion does not know."""
+    load(campaign_id, need="edit")
+    unlock_id = request.form.get("unlock", "")
+    state = storage.load_state(get_db(), campaign_id)
+    if unlock_id not in state.unlock_log:
+        abort(400)
+    try:
+        storage.set_unlock_note(get_db(), campaign_id, unlock_id, request.form.get("text", ""))
+    except StorageError:
+        return refused(campaign_id, _("a note holds at most %(n)s characters.",
+                                      n=storage.NOTE_LIMIT), 400)
+    return done(campaign_id, None)
 
 
 # ------------------------------------------------------------------ games

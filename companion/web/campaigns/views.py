@@ -36,6 +36,7 @@ from companion.storage import campaigns as storage
 from companion.web import access
 from companion.web.campaigns.chart import score_chart
 from companion.web.campaigns.track import cross_id, draw_track
+from companion.web.names import box_name, piece_name, special_name, terrain_name, unlock_name
 from companion.web.settings import public_url
 
 GREAT_MILL = "great-mill"
@@ -50,6 +51,8 @@ class Moment:
     text: str
     changes: list[str]
     placeholder: bool
+    where: str = ""
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,36 @@ class Summary:
 
 
 def row_name(row_id: str) -> str:
-    """A score row id as the pad names it: ``red-hearts`` -> ``Red Hearts``."""
-    return " ".join(w.capitalize() for w in row_id.split("-"))
+    """A score row id as the pad names it, translated: ``red-hearts`` -> ``Red hearts``."""
+    return special_name(row_id)
+
+
+def markers_text(markers: Any) -> str:
+    """``{"forest": [4, 7]}`` -> ``forest 4, 7`` in the player's language."""
+    return "; ".join(f"{terrain_name(kind)} {', '.join(str(n) for n in nums)}"
+                     for kind, nums in dict(markers).items())
+
+
+def _names(text: str, name: Any) -> str:
+    return ", ".join(name(part.strip()) for part in text.split(",") if part.strip())
+
+
+def reminder_value(code: str, value: str, state: CampaignState) -> str:
+    """A reminder's value with every id shown by its name."""
+    if code in ("score-rows", "special-tiles"):
+        return _names(value, special_name)
+    if code == "tiles":
+        return _names(value, unlock_name)
+    if code == "markers":
+        return "; ".join(
+            f"{terrain_name(kind)} {nums.replace(',', ', ')}"
+            for kind, _sep, nums in (part.strip().partition(" ") for part in value.split(";")))
+    if code == "pieces":
+        return _names(value, piece_name)
+    if code == "achievement-cards":
+        return ", ".join(unlock_name(u) for u in state.unlock_log
+                         if u in state.content.achievements)
+    return value
 
 
 def effect_lines(effects: Effects, base: dict[str, tuple[int, ...]] | None = None) -> list[str]:
@@ -98,40 +129,50 @@ def effect_lines(effects: Effects, base: dict[str, tuple[int, ...]] | None = Non
         lines.append(_("Special tile to shuffle in: %(tiles)s",
                        tiles=", ".join(row_name(t) for t in effects.special_tiles)))
     if effects.tiles:
-        lines.append(_("Tiles added to the pile: %(tiles)s", tiles=", ".join(effects.tiles)))
+        lines.append(_("Tiles added to the pile: %(tiles)s",
+                       tiles=", ".join(unlock_name(t) for t in effects.tiles)))
     if effects.markers:
-        lines.append(_("Task markers added: %(markers)s", markers="; ".join(
-            f"{kind} {', '.join(str(n) for n in nums)}" for kind, nums in effects.markers.items())))
+        lines.append(_("Task markers added: %(markers)s",
+                       markers=markers_text(effects.markers)))
     if effects.pieces:
-        lines.append(_("Pieces: %(pieces)s", pieces=", ".join(effects.pieces)))
+        lines.append(_("Pieces: %(pieces)s",
+                       pieces=", ".join(piece_name(p) for p in effects.pieces)))
     return lines
 
 
-def moment_for(state: CampaignState, unlock_id: str) -> Moment:
+def moment_for(state: CampaignState, unlock_id: str,
+               notes: dict[str, str] | None = None) -> Moment:
+    """What an unlock brings. The content file's texts are English and, where marked
+    placeholder, not the card's words: a placeholder is never shown; the page says where
+    the card is and shows the players' own note (``notes``) instead."""
     content = state.content
+    note = (notes or {}).get(unlock_id, "")
     if unlock_id == RED_HEART:
-        return Moment(unlock_id, "heart", content.name_of(unlock_id),
+        return Moment(unlock_id, "heart", unlock_name(unlock_id),
                       _("Take a red heart: it joins the tiles of every next game."), "",
-                      effect_lines(content.red_heart), False)
+                      effect_lines(content.red_heart), False, note=note)
     if unlock_id in content.boxes:
         box = content.boxes[unlock_id]
-        return Moment(unlock_id, "box", box.name,
-                      _("Open %(box)s and take out what it holds:", box=box.name),
-                      box.contents, effect_lines(box.effects), box.placeholder)
+        name = box_name(unlock_id)
+        return Moment(unlock_id, "box", name,
+                      _("Open %(box)s and take out what it holds:", box=name),
+                      "", effect_lines(box.effects), True, where=name, note=note)
     ach = content.achievements[unlock_id]
+    name = unlock_name(unlock_id)
+    where = box_name(ach.box) if ach.box is not None else _("its box")
     if ach.source == "track":
-        where = _("Box %(n)s", n=ach.box) if ach.box is not None else _("its box")
-        take = _("Take the %(card)s card out of %(box)s and lay it out.", card=ach.name,
+        take = _("Take the %(card)s card out of %(box)s and lay it out.", card=name,
                  box=where)
     else:
-        take = _("Achievement met: lay the %(card)s card out with the others.", card=ach.name)
-    return Moment(unlock_id, "track" if ach.source == "track" else "achieved", ach.name, take,
-                  ach.reward, effect_lines(ach.effects), ach.placeholder)
+        take = _("Achievement met: lay the %(card)s card out with the others.", card=name)
+    return Moment(unlock_id, "track" if ach.source == "track" else "achieved", name, take,
+                  "", effect_lines(ach.effects), True, where=where, note=note)
 
 
 def reminders(state: CampaignState) -> list[Reminder]:
     """The set-up list of the next game (``companion.rules.reminder_items``), translated."""
-    return [Reminder(_(r.label), r.value) for r in reminder_items(state)]
+    return [Reminder(_(r.label), reminder_value(r.code, r.value, state))
+            for r in reminder_items(state)]
 
 
 def offers(state: CampaignState) -> list[Offer]:
@@ -190,11 +231,12 @@ def campaign_context(db: sqlite_utils.Database, campaign: dict[str, Any], level:
         }
     stats = campaign_stats(state)
     offered = offers(state)
+    notes = storage.unlock_notes(db, cid)
     ctx: dict[str, Any] = dict(
         campaign=campaign, level=level, can_edit=access.can_edit(level), state=state,
         track=draw_track(state, legal), offers=offered, summary=summary,
         offer_labels={o.id: o.label for o in offered},
-        moments=[moment_for(state, u) for u in (last.unlocked if last else [])],
+        moments=[moment_for(state, u, notes) for u in (last.unlocked if last else [])],
         reminders=reminders(state), header=unlocked_header(state), tickable=tickable(state),
         mill=mill_proposal(db, cid, state), playing=storage.games_in_progress(db, cid), share=share,
         stats=stats, chart=score_chart(stats["games"]), message=None, error=None, fresh=[],

@@ -46,6 +46,8 @@ bp = Blueprint("games", __name__)
 
 CARDS = tuple(f"{kind}-{t}" for kind in ("large", "master", "many")
               for t in ("forest", "grain", "village"))
+THEN = {"play": "play.board", "end": "play.end", "photo": "photos.new"}
+"""Where a new game opens: the recorder, the final-map entry or the photo upload."""
 NAME = re.compile(r"^[^\n\r,:#]{1,40}$")
 EXAMPLE = """game: board-game
 players: Ana, Rui
@@ -96,14 +98,17 @@ def validate(text: str) -> str | None:
 # -------------------------------------------------------------------- routes
 @bp.route("/games/new", methods=["GET", "POST"])
 def new() -> Response:
+    then = request.values.get("then", "play")
+    then = then if then in THEN else "play"
     form: dict[str, Any] = {"kind": "board-game", "players": "", "modules": ["1", "2"],
-                            "cards": []}
+                            "cards": [], "then": then}
     if request.method == "GET":
         return render("games/new_game.html", "games/_new_game.html", form=form, cards=CARDS,
                       error=None)
     form = {"kind": request.form.get("kind", "board-game"),
             "players": request.form.get("players", ""),
-            "modules": request.form.getlist("modules"), "cards": request.form.getlist("cards")}
+            "modules": request.form.getlist("modules"), "cards": request.form.getlist("cards"),
+            "then": then}
     text, error = new_record(form)
     if error is None:
         error = validate(text)
@@ -111,7 +116,7 @@ def new() -> Response:
         return render("games/new_game.html", "games/_new_game.html", status=400, form=form,
                       cards=CARDS, error=error)
     game_id = records.create_game(get_db(), text, access.owner_id())
-    return go(url_for("play.board", game_id=game_id))
+    return go(url_for(THEN[then], game_id=game_id))
 
 
 def new_record(form: dict[str, Any]) -> tuple[str, str | None]:
@@ -225,6 +230,9 @@ def finish(game_id: int) -> Response:
 def home() -> Response:
     owner = access.owner_id()
     games = records.games_for(get_db(), owner, access.shared_ids("game"))
+    campaigns = records.campaign_names(get_db(), {g.get("campaign_id") for g in games})
+    for g in games:
+        g["campaign"] = campaigns.get(g.get("campaign_id"))
     playing = [g for g in games if g["status"] == "in_progress"]
     finished = [g for g in games if g["status"] == "finished"]
     return render("games/home.html", "games/_games_list.html", playing=playing, finished=finished)

@@ -147,3 +147,30 @@ def warnings_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
                 out.append(dict(w, player=name))
     return out
 
+
+
+def path_label(path: str) -> str:
+    """A sheet field path (``tasks.forest``, ``module1.large-forest``, ``unlocked.circus``)
+    as the name of its row, in the player's language."""
+    from companion.web.names import card_name, special_name
+
+    fixed: dict[str, Any] = {
+        "tasks_total": _l("Tasks"), "longest.track": _l("Longest track"),
+        "longest.stream": _l("Longest stream"), "bonus_total": _l("Flags and longest"),
+        "unlocked_total": _l("Unlocked components"), "total": _l("Total"),
+        "subtotal": _l("Subtotal"), "module1.total": _l("Module 1: task cards"),
+        "module2.total": _l("Module 2: points of interest"),
+        "module2.points_of_interest": _l("Module 2: points of interest"),
+    }
+    if path in fixed:
+        return str(fixed[path])
+    head, _sep, tail = path.partition(".")
+    if head == "tasks" and tail in TASK_LABELS:
+        return str(TASK_LABELS[tail])
+    if head == "flags" and tail in TASK_LABELS:
+        return str(_l("%(kind)s flags", kind=TASK_LABELS[tail]))
+    if head == "module1":
+        return card_name(tail)
+    if head in ("module2", "unlocked"):
+        return component_name(tail) if head == "unlocked" else special_name(tail)
+    return special_name(path)

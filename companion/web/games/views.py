@@ -64,7 +64,11 @@ def game_context(game: dict[str, Any], level: str, **extra: Any) -> dict[str, An
             "view": public_url(url_for("games.shared", token=game["view_token"])),
             "edit": public_url(url_for("games.shared", token=game["edit_token"])),
         }
-    return dict(game=game, level=level, view=view, view_error=error,
+    from companion.web.db import get_db
+
+    campaign = records.campaign_names(get_db(), [game.get("campaign_id")]).get(
+        game.get("campaign_id") or 0)
+    return dict(game=game, level=level, view=view, view_error=error, campaign=campaign,
                 summary=records.summary(game["record"]), share=share,
                 can_edit=access.can_edit(level), **extra)
 

@@ -28,12 +28,12 @@ from companion.rules import (
     IllegalPlacementError,
     NotationError,
     Placement,
+    Reason,
     RulesError,
     Section,
     check_code,
     connected_order,
     edges_can_meet,
-    explain_illegal,
     merge_maps,
     opposite,
     parse_placement,
@@ -43,7 +43,7 @@ from companion.rules import (
 )
 from companion.rules import write_record as write_notation
 from companion.web.play.tiles import choices
-from companion.web.reasons import say
+from companion.web.reasons import say, say_error
 
 DOUBT = 0.6
 """For a draft saved before the scanner named its doubtful edges: an edge read with less
@@ -301,7 +301,7 @@ def verdict(review: Review, game: str = "board-game") -> Verdict:
         try:
             placements.append(parse_placement(t.line(), game))
         except NotationError as err:
-            problem = problem or (_describe(t, err.reason), t.at)
+            problem = problem or (_describe(t, say(err)), t.at)
             placements.append(parse_placement(f"{t.at.q} {t.at.r} {t.code}", game))
     try:
         ordered = connected_order(placements)
@@ -318,7 +318,7 @@ def verdict(review: Review, game: str = "board-game") -> Verdict:
             try:
                 checked.push_checked(p)
             except IllegalPlacementError as err:
-                problem = (_describe(p, explain_illegal(err.why)), p.at)
+                problem = (_describe(p, say(Reason("rule-broken", {"why": err.why}))), p.at)
     warnings = []
     if problem is None:
         for m in checked.markers:
@@ -350,7 +350,7 @@ def final_record(review: Review, game_text: str) -> str:
     try:
         replay(parse_record(text))
     except RulesError as err:
-        raise ReviewError(str(err)) from None
+        raise ReviewError(say_error(err)) from None
     return text
 
 
