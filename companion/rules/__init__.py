@@ -42,6 +42,7 @@ from companion.rules.box import (
     fit,
     fits,
     in_play,
+    placement_flags,
     tiles_left,
 )
 from companion.rules.campaign.mill import (
@@ -275,6 +276,7 @@ __all__ = [
     "PATH_BY_ID",
     "PATHS",
     "place",
+    "placement_flags",
     "Placement",
     "Position",
     "random_game",

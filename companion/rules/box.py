@@ -8,12 +8,13 @@ tile up to rotation (``canonical`` code and section), how many copies are not on
 yet. ``fits(board, at, codes)`` lists the codes that may go on ``at`` (some rotation meets
 every neighbour's edges), best edge matches first, each with its best legal rotation
 (most edges meeting the same terrain; the first such rotation on a tie).
-``box_flags(record, board)`` lists what the box makes impossible (``BoxFlag``: a code and
+``box_flags(record, boards)`` lists what the box makes impossible (``BoxFlag``: a code and
 its parameters): ``tile-over-box`` (more copies on the map than the box holds),
 ``tile-not-unlocked`` (a tile of a box the game has not unlocked), ``marker-not-in-pool``
 (a marker value the pool does not hold, e.g. 7 in a base game), ``marker-over-pool`` (more
 markers of a value than the pool holds) and ``special-not-unlocked``. The Duel has its own
-tiles (not the board game's catalogue): no tile flags there.
+tiles (not the board game's catalogue): no tile flags there. ``placement_flags`` gives
+the flags one more placement would add (a warning before it is placed).
 
 >>> from companion.rules.notation import parse_record
 >>> in_play(parse_record("game: board-game\\n")).sections
@@ -182,6 +183,33 @@ class BoxFlag:
     at: Hex | None = None
 
 
+def _tile_flag(p: Placement, section: str | None, live: bool) -> BoxFlag | None:
+    if section is None and any(code == canonical(p.code) for _s, code in box_holds()):
+        return BoxFlag("tile-over-box", {"code": p.code}, p.at)
+    if section is not None and not live:
+        return BoxFlag("tile-not-unlocked", {"code": p.code, "section": section}, p.at)
+    return None
+
+
+def _figure_flags(playing: InPlay, p: Placement, used: Counter[tuple[str, int]]
+                  ) -> list[BoxFlag]:
+    """The special tile and the marker of ``p`` (``used``: markers before it, updated)."""
+    flags: list[BoxFlag] = []
+    if p.special and p.special not in playing.specials:
+        flags.append(BoxFlag("special-not-unlocked", {"special": p.special}, p.at))
+    if p.task is None or p.task.value is None:
+        return flags
+    key = (p.task.type, p.task.value)
+    have = playing.pool.get(key[0], {}).get(key[1], 0)
+    used[key] += 1
+    if have == 0:
+        flags.append(BoxFlag("marker-not-in-pool", {"type": key[0], "value": key[1]}, p.at))
+    elif used[key] == have + 1:
+        flags.append(BoxFlag("marker-over-pool", {"type": key[0], "value": key[1],
+                                                  "have": have}, p.at))
+    return flags
+
+
 def box_flags(record: Record, boards: Iterable[Board]) -> list[BoxFlag]:
     """Impossible states of a record being recorded (see the module docstring)."""
     flags: list[BoxFlag] = []
@@ -189,24 +217,26 @@ def box_flags(record: Record, boards: Iterable[Board]) -> list[BoxFlag]:
     for board in boards:
         if not record.is_duel:
             for p, section, live in assign_sections(record, board.history):
-                if section is None and any(code == canonical(p.code) for _s, code in box_holds()):
-                    flags.append(BoxFlag("tile-over-box", {"code": p.code}, p.at))
-                elif section is not None and not live:
-                    flags.append(BoxFlag("tile-not-unlocked", {"code": p.code,
-                                                               "section": section}, p.at))
+                flag = _tile_flag(p, section, live)
+                if flag is not None:
+                    flags.append(flag)
         used: Counter[tuple[str, int]] = Counter()
         for p in board.history:
-            if p.special and p.special not in playing.specials:
-                flags.append(BoxFlag("special-not-unlocked", {"special": p.special}, p.at))
-            if p.task is None or p.task.value is None:
-                continue
-            key = (p.task.type, p.task.value)
-            have = playing.pool.get(key[0], {}).get(key[1], 0)
-            used[key] += 1
-            if have == 0:
-                flags.append(BoxFlag("marker-not-in-pool", {"type": key[0], "value": key[1]},
-                                     p.at))
-            elif used[key] == have + 1:
-                flags.append(BoxFlag("marker-over-pool", {"type": key[0], "value": key[1],
-                                                          "have": have}, p.at))
+            flags.extend(_figure_flags(playing, p, used))
     return flags
+
+
+def placement_flags(record: Record, board: Board, p: Placement) -> list[BoxFlag]:
+    """What ``p`` would add to ``box_flags`` if placed next on ``board`` (a warning
+    before the tile is placed)."""
+    flags: list[BoxFlag] = []
+    if not record.is_duel and not p.special:
+        _q, section, live = assign_sections(record, [*board.history, p])[-1]
+        flag = _tile_flag(p, section, live)
+        if flag is not None:
+            flags.append(flag)
+    used: Counter[tuple[str, int]] = Counter()
+    for q in board.history:
+        if q.task is not None and q.task.value is not None:
+            used[(q.task.type, q.task.value)] += 1
+    return flags + _figure_flags(in_play(record), p, used)

@@ -87,3 +87,16 @@ def test_next_tile_kind_follows_the_reveal_order() -> None:
     assert next_tile_kind(load_position(three).game) == "landscape"
     assert next_tile_kind(load_position("game: duel\nplayer: a\n").game) is None
     assert next_tile_kind(load_position("game: board-game\ncompleted: forest/4\n").game) is None
+
+
+def test_placement_flags_warn_before_the_tile_is_placed() -> None:
+    from companion.rules import Placement, TaskSpec, placement_flags
+
+    position = load_position(START)
+    board = position.board()
+    assert placement_flags(position.record, board, Placement(Hex(1, -1), "GGGGGG")) == []
+    assert [f.code for f in placement_flags(position.record, board,
+                                            Placement(Hex(0, 1), "TTMGGM"))] == ["tile-over-box"]
+    seven = Placement(Hex(1, -1), "GGGGGG", task=TaskSpec("grain", 7, ("grain",)))
+    assert [f.code for f in placement_flags(position.record, board, seven)] == [
+        "marker-not-in-pool"]

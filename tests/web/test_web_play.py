@@ -418,3 +418,15 @@ def test_the_picker_puts_the_stack_due_first(app: Flask, client: FlaskClient) ->
     tasks = ["badge-task" in item for item in items]
     assert tasks[0] and tasks == sorted(tasks, reverse=True)  # the first turns: task tiles
     assert "draws a task tile" in html
+
+
+def test_a_chosen_tile_the_box_lacks_is_flagged_before_placing(
+        app: Flask, client: FlaskClient) -> None:
+    gid = new_game(app, START)
+    html = client.get(f"/play/{gid}?at=1,-1&tile=MVMMFF", headers=HX).data.decode()
+    chosen = re.search(r'<ul class="box-flags chosen-flags".*?</ul>', html, re.S)
+    assert chosen is not None and "comes from a box not unlocked" in chosen.group(0)
+    html = client.get(f"/play/{gid}?at=1,-1&tile=TTMGGM", headers=HX).data.decode()
+    assert "the box holds no more copies" in html
+    html = client.get(f"/play/{gid}?at=1,-1&tile=GGGGGG", headers=HX).data.decode()
+    assert "box-flags" not in html

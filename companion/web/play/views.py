@@ -43,6 +43,7 @@ from companion.rules import (
     marker_pool,
     markers_left,
     next_tile_kind,
+    placement_flags,
     rotate,
     tiles_left,
 )
@@ -304,6 +305,8 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
                            if v in playing.pool.get(t, {})))
                    for v in playing.values(types)]
     flags = box_flags(record, [position.board(name) for name in position.players])
+    chosen_flags = (placement_flags(record, board, preview)
+                    if preview is not None and mode != "view" else [])
     completed_buttons = []
     if mode == "end" and not duel:
         pool = marker_pool(record)
@@ -338,6 +341,7 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
         "picks": picks,
         "task_due": not duel and mode == "live" and next_tile_kind(position.game) == "task",
         "flags": flags,
+        "chosen_flags": chosen_flags,
         "is_task_tile": duel or section is None or "task" in section,
         "tile_task": tile_task,
         "flag_types": [f for f in FLAG_TYPES if sel.tile is None or LETTER_OF[f] in sel.tile],
