@@ -88,7 +88,10 @@ def card_name(card: Any) -> str:
     if kind == "large":
         return _("Large %(terrain)s", terrain=t)
     if kind == "master":
-        return _("%(terrain)s Master", terrain=t[:1].upper() + t[1:])
+        from flask_babel import get_locale
+
+        english = str(get_locale() or "en") == "en"
+        return _("%(terrain)s Master", terrain=t[:1].upper() + t[1:] if english else t)
     if kind == "many":
         return _("Many %(terrain)s", terrain=t)
     return tidy(card)

@@ -659,7 +659,8 @@ TEMPLATES: dict[str, Callable[[Params], str]] = {
 
 def _tile(kind: Any) -> str:
     """The kind of a tile (``task``, ``special``, ``landscape``)."""
-    kinds = {"task": _("task"), "special": _("special"), "landscape": _("landscape")}
+    kinds = {"task": _("task"), "special": _("special"), "landscape": _("landscape"),
+             "task tile": _("task tile"), "landscape tile": _("landscape tile")}
     return kinds.get(str(kind), str(kind))
 
 
