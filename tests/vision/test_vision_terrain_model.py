@@ -88,3 +88,33 @@ def test_reads_the_real_development_crops() -> None:
     tiles = [(t.image, t.code) for t in real_tiles()]
     assert len(tiles) >= 40
     assert _accuracy(tiles) >= REAL_MIN_ACCURACY
+
+
+def test_training_augmentation_keeps_the_truth() -> None:
+    """The training script's views: turns and mirrors carry the code along, light keeps
+    the hexagon, a tile laid among neighbours rectifies back to itself."""
+    from companion.vision.synth import train_terrain as tt
+
+    assert tt.mirror_code("GGMTTM") == "GMTTMG"
+    warm = tt.white_balance_gains(2700, 1.0)
+    assert warm[2] > warm[1] > warm[0]  # B, G, R: warm light is red
+    np.testing.assert_allclose(tt.white_balance_gains(2700, 0.0), 1.0, atol=1e-9)
+    rendered = render_record(random_record(777005, 4), seed=777005, size_px=(1600, 1200))
+    truth = rendered.tiles[0]
+    corners = np.array(truth.corners)
+    rng = np.random.default_rng(0)
+    view, code = tt.sample_view(rendered.image, corners, truth.code, rng, None, None,
+                                turn=1, mirror=False)
+    assert code == rotate(truth.code, -1)
+    np.testing.assert_array_equal(view, rectify(rendered.image, np.roll(corners, -1, axis=0),
+                                                tm.MODEL_RADIUS))
+    lit = tt.apply_photometric(view, tt.random_photometric(rng), rng)
+    from companion.vision.rectify import hexagon_mask
+    assert lit.shape == view.shape and not lit[hexagon_mask(tm.MODEL_RADIUS) == 0].any()
+    flat = rectify(rendered.image, corners, tt.FLOWER_RADIUS)
+    canvas, laid, same = tt.flower(flat, truth.code, [flat], rng)
+    assert same == truth.code
+    back = rectify(canvas, laid, tm.MODEL_RADIUS).astype(float)
+    ref = tm.prepare(flat).astype(float)
+    inner = cv2.erode(hexagon_mask(tm.MODEL_RADIUS), np.ones((9, 9), np.uint8)) > 0
+    assert np.abs(back - ref)[inner].mean() < 12

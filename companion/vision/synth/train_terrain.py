@@ -13,7 +13,13 @@ camera, exposure +-1.5 EV, saturation, gamma, a cast shadow, glare, blur, noise,
 loop (softmax cross-entropy, class weights, L2), seeded, no extra dependency.
 
     python -m companion.vision.synth.train_terrain [--tiles DIR] [--out PATH]
-    python -m companion.vision.synth.train_terrain --evaluate [--folds 5]
+    python -m companion.vision.synth.train_terrain --evaluate [--folds 5] [--write]
+
+(``make train-scanner``, about 3 minutes; ``make train-scanner EVALUATE=1``, about 6.
+Run with ``OPENBLAS_NUM_THREADS=1`` as the Makefile does: a threaded BLAS on a busy
+2-core machine makes the small matrix products ten times slower.) Real tiles are also
+laid among neighbouring tiles (``flower``: other real crops of the same fold, gaps,
+table colours) before the rectification error, as in an assembled map.
 
 ``--evaluate`` never tests on a tile it trained on: k-fold over the real tiles (train on
 renders + the other folds' tiles, test on the held-out tiles under fixed conditions),
@@ -77,6 +83,8 @@ class Photometric:
     """Darkness of a soft cast shadow over part of the tile (0 = none)."""
     glare: float = 0.0
     blur: float = 0.0
+    blur_ratio: float = 1.0
+    """Vertical over horizontal blur (a tilted camera resolves one direction less)."""
     noise: float = 0.0
     jpeg: int | None = None
 
@@ -106,14 +114,15 @@ def random_photometric(rng: np.random.Generator) -> Photometric:
         gamma=float(rng.uniform(0.7, 1.4)),
         shadow=float(rng.uniform(0.2, 0.6)) if rng.random() < 0.3 else 0.0,
         glare=float(rng.uniform(0.15, 0.6)) if rng.random() < 0.25 else 0.0,
-        blur=float(rng.uniform(0.0, 1.6)), noise=float(rng.uniform(0.0, 8.0)),
+        blur=float(rng.uniform(0.0, 1.6)), blur_ratio=float(rng.uniform(0.5, 2.0)),
+        noise=float(rng.uniform(0.0, 8.0)),
         jpeg=int(rng.integers(60, 96)) if rng.random() < 0.8 else None)
 
 
 def random_geometric(rng: np.random.Generator) -> Geometric:
     return Geometric(
-        turn_deg=float(rng.normal(0, 2.0)), shift=tuple(rng.normal(0, 0.02, 2)),  # type: ignore[arg-type]
-        scale=float(np.exp(rng.normal(0, 0.025))), jitter=float(rng.uniform(0, 0.02)),
+        turn_deg=float(rng.normal(0, 2.5)), shift=tuple(rng.normal(0, 0.025, 2)),  # type: ignore[arg-type]
+        scale=float(np.exp(rng.normal(0, 0.03))), jitter=float(rng.uniform(0, 0.02)),
         radius=R if rng.random() < 0.6 else int(rng.integers(26, R)),
         rim_depth=float(rng.uniform(0.01, 0.06)) if rng.random() < 0.3 else 0.0,
         rim_start=int(rng.integers(0, 6)), rim_edges=int(rng.integers(1, 4)))
@@ -160,7 +169,7 @@ def apply_photometric(tile: np.ndarray, p: Photometric, rng: np.random.Generator
     srgb = np.clip(srgb, 0.0, 1.0) ** p.gamma
     img = srgb * 255.0
     if p.blur > 0.2:
-        img = cv2.GaussianBlur(img, (0, 0), p.blur)
+        img = cv2.GaussianBlur(img, (0, 0), sigmaX=p.blur, sigmaY=p.blur * p.blur_ratio)
     if p.noise > 0:
         img = img + rng.normal(0, p.noise, img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
@@ -320,16 +329,41 @@ def fold_assignment(sources: list[Source], folds: int, seed: int) -> dict[int, i
 
 
 def real_sources(folder: Path) -> list[Source]:
-    """The development tiles (as ``composite.real_tiles`` finds them), one group each."""
-    from companion.vision.synth.composite import real_tiles
+    """The development tiles, one group each: as ``composite.real_tiles`` finds them,
+    plus any annotated tile it misses that the scanner's own tile finder locates (the
+    all-grain task tile, which the loose-tile finder does not separate)."""
+    from companion.vision.config import DEFAULT_CONFIG
+    from companion.vision.io import load_photo
+    from companion.vision.scan import locate_tiles
+    from companion.vision.synth.composite import load_annotations, real_tiles
 
     tiles = real_tiles(str(folder))
     photos = {name: cv2.imread(str(folder / name), cv2.IMREAD_COLOR) for name in PHOTOS}
     out = []
-    for i, t in enumerate(tiles):
+    for t in tiles:
         name = PHOTOS[0] if t.section == "landscape" else PHOTOS[1]
         out.append(Source(photos[name], np.asarray(t.corners_in_photo, np.float64), t.code,
-                          i, f"{t.section}-{t.number:02d}"))
+                          len(out), f"{t.section}-{t.number:02d}"))
+    have = {(t.section, t.number) for t in tiles}
+    notes = load_annotations()
+    for name in PHOTOS:
+        entry = notes[name]
+        missing = [a for a in entry["tiles"] if (entry["section"], int(a["number"])) not in have]
+        if not missing:
+            continue
+        photo = load_photo(str(folder / name), DEFAULT_CONFIG)
+        found, _ = locate_tiles(photo.image, DEFAULT_CONFIG)
+        for ann in missing:
+            centre = np.array(ann["centre"], float)
+            best = min(found, key=lambda f: float(np.linalg.norm(
+                np.array(photo.to_original(tuple(f.corners.mean(axis=0)))) - centre)))
+            corners = np.array([photo.to_original((float(x), float(y)))
+                                for x, y in best.corners])
+            size = float(np.linalg.norm(corners[0] - corners[3])) / 2
+            if float(np.linalg.norm(corners.mean(axis=0) - centre)) > 0.6 * size:
+                continue
+            out.append(Source(photos[name], corners, rotate(ann["code"], int(ann["rotation"])),
+                              len(out), f"{entry['section']}-{int(ann['number']):02d}"))
     return out
 
 
@@ -505,12 +539,14 @@ def condition_views(sources: list[Source], name: str, rng: np.random.Generator,
 def score_views(views: list[tuple[np.ndarray, str, int]], models: dict[str, tm.TerrainModel]
                 ) -> dict[str, tuple[int, int]]:
     """Right edges / edges for the HSV reading and each model, as the scanner would see
-    the tiles: the photo's white gains applied first, the meadow reference of the photo."""
+    the tiles: the photo's white gains applied, its glare veils divided out, the meadow
+    reference of the photo (``scan.read_tiles``)."""
     from companion.vision import edges as hsv
 
     tiles = [t for t, _, _ in views]
     gains = hsv.white_gains(tiles)
     tiles = [hsv.apply_gains(t, gains) for t in tiles]
+    tiles = [hsv.remove_veil(t, v) for t, v in zip(tiles, hsv.veils(tiles), strict=True)]
     meadow = hsv.meadow_reference(tiles)
     out = {"hsv": [0, 0]}
     out.update({k: [0, 0] for k in models})
@@ -534,7 +570,9 @@ def _pct(v: tuple[int, int]) -> str:
 
 TRAIN_RENDER_SEEDS = range(1000, 1100)
 TEST_RENDER_SEEDS = range(900000, 900012)
-REAL_VIEWS = 120
+REAL_VIEWS = 160
+RANDOM_PHOTOS = 12
+"""Held-out "photos" per fold under the random mix of conditions (each its own light)."""
 RENDER_VIEWS = 2
 HIDDEN = (128, 64)
 EPOCHS = 24
@@ -549,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evaluate", action="store_true",
                         help="k-fold by real tile + held-out render seeds; writes no model")
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--write", action="store_true",
+                        help="with --evaluate: also train on everything and write the model")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--quick", action="store_true", help="a small run (smoke test)")
     parser.add_argument("--cache", metavar="NPZ",
@@ -578,7 +618,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {len(real)} real tiles, {len(yq) // 6} views "
           f"({time.perf_counter() - t_start:.0f} s)", flush=True)
 
-    if not args.evaluate:
+    def write_model() -> None:
         model = fit(xr, yr, xq, yq, seed=args.seed, epochs=epochs, hidden=HIDDEN, log=True)
         model.meta = {"trained_on": {"render_photos": n_render, "render_views": int(len(yr) // 6),
                                      "real_tiles": len(real), "real_views": int(len(yq) // 6)},
@@ -587,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
         model.save(args.out)
         size = Path(args.out).stat().st_size
         print(f"wrote {args.out} ({size / 1024:.0f} KiB) in {time.perf_counter() - t_start:.0f} s")
+
+    if not args.evaluate:
+        write_model()
         return 0
 
     # k-fold over the real tiles; render test photos from unseen seeds
@@ -613,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
         held = [s for s in real if s.group in test_groups]
         crng = np.random.default_rng(args.seed + 100 + f)
         for cond in CONDITIONS:
-            for _ in range(4 if cond == "random mix" else 1):
+            for _ in range(RANDOM_PHOTOS if cond == "random mix" else 1):
                 views = condition_views(held, cond, crng, pools)
                 add("real: " + cond, score_views(views, {"model": model}))
                 for t, code, g in views:
@@ -642,7 +685,7 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
 
     print("\nedges right (learned model vs hand-set HSV, same images, photo white gains "
-          "applied first)")
+          "and glare removal applied first)")
     print(f"{'condition':52s} {'learned model':32s} {'HSV baseline':32s}")
     agg = {"model": [0, 0], "hsv": [0, 0]}
     for cond, row in totals.items():
@@ -661,6 +704,8 @@ def main(argv: list[str] | None = None) -> int:
         print("  " + ", ".join(f"{seed} {100.0 * a / b:.1f}%"
                                for seed, (a, b) in sorted(by_seed.get(k, {}).items())))
     print(f"\n{time.perf_counter() - t_start:.0f} s")
+    if args.write:
+        write_model()
     return 0
 
 
