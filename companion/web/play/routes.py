@@ -114,6 +114,17 @@ def _stale(game_id: int, sel: Selection, mode: str) -> Response:
                          "Nothing of yours was saved: place your tile again."))
 
 
+def _edit(game: StoredGame, mode: str, version: int, change: Callable[[], str | None],
+          refusals: tuple[type[Exception], ...] = (RulesError,)) -> Response:
+    """One versioned edit of the recorder without a selection (undo, redo, completed
+    markers): stale -> the current map (409), refused -> the reason (422), done -> the
+    page with ``change``'s notice, if any."""
+    return versioned_edit(change, expected=version, current=game.version,
+                          stale=lambda: _stale(game.id, Selection(), mode),
+                          refused=_refused(game, mode), refusals=refusals,
+                          done=lambda notice: _done(game.id, mode, notice))
+
+
 def _refused(game: StoredGame, mode: str, sel: Selection | None = None,
              form: dict[str, Any] | None = None) -> Callable[[str], Response]:
     """``refused`` of ``versioned_edit``: the page with the reason, 422."""
@@ -212,10 +223,7 @@ def undo_last(game_id: int) -> Response:
         save_game(game.id, text, version, redo=[*redo_stack(game), entry])
         return str(_("Took back %(line)s.", line=entry.line))
 
-    return versioned_edit(change, expected=version, current=game.version,
-                          stale=lambda: _stale(game_id, Selection(), mode),
-                          refused=_refused(game, mode),
-                          done=lambda notice: _done(game_id, mode, notice))
+    return _edit(game, mode, version, change)
 
 
 @bp.post("/<int:game_id>/redo")
@@ -236,10 +244,7 @@ def redo_last(game_id: int) -> Response:
         save_game(game.id, text, version, redo=stack[:-1])
         return str(_("Put back %(line)s.", line=entry.line))
 
-    return versioned_edit(change, expected=version, current=game.version,
-                          stale=lambda: _stale(game_id, Selection(), mode),
-                          refused=_refused(game, mode),
-                          done=lambda notice: _done(game_id, mode, notice))
+    return _edit(game, mode, version, change)
 
 
 @bp.post("/<int:game_id>/completed")
@@ -254,10 +259,7 @@ def completed_add(game_id: int) -> Response:
         save_game(game.id, add_completed(game.text, request.form.get("type", ""), value),
                   version)
 
-    return versioned_edit(change, expected=version, current=game.version,
-                          stale=lambda: _stale(game_id, Selection(), "end"),
-                          refused=_refused(game, "end"),
-                          done=lambda _none: _done(game_id, "end"))
+    return _edit(game, "end", version, change)
 
 
 @bp.post("/<int:game_id>/completed/remove")
@@ -270,7 +272,4 @@ def completed_remove(game_id: int) -> Response:
         text = remove_completed(game.text, -1 if index is None else index)
         save_game(game.id, text, version)
 
-    return versioned_edit(change, expected=version, current=game.version,
-                          stale=lambda: _stale(game_id, Selection(), "end"),
-                          refused=_refused(game, "end"), refusals=(ValueError,),
-                          done=lambda _none: _done(game_id, "end"))
+    return _edit(game, "end", version, change, refusals=(ValueError,))
