@@ -377,6 +377,11 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
     # ---- warnings: pools, tiles, unlocks
     "pool-exceeded": lambda p: (f"{_reveal(p)}{p['used']} {p['type']} markers of {p['value']} "
                                 f"used; the box holds {p['have']}"),
+    "duel-tile-over-box": lambda p: (
+        f"tile {p['code']} at {_hex(p['at'])}: the box holds only {p['have']} {p['kind']} "
+        f"tile{_plural(p['have'], '', 's')} per player" if p["kind"] in ("landscape", "task")
+        else f"{_label(p['kind'])} tile at {_hex(p['at'])}: the box holds one per player, "
+        f"and this landscape has it already"),
     "special-not-unlocked": lambda p: (f"{p['special']} tile at {_hex(p['at'])} is on the map "
                                        f"but not unlocked: not scored"),
     "tiles-differ": lambda p: (f"{p['who']} placed {p['kind']} {p['code']}, {p['other']} "

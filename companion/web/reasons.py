@@ -437,6 +437,7 @@ TEMPLATES: dict[str, Callable[[Params], str]] = {
     "pool-exceeded": lambda p: _reveal(p) + _(
         "%(used)s %(terrain)s markers of %(value)s used; the box holds %(have)s",
         used=p["used"], terrain=terrains_name(p["type"]), value=p["value"], have=p["have"]),
+    "duel-tile-over-box": lambda p: _duel_over_box(p),
     "special-not-unlocked": lambda p: _(
         "%(special)s tile at %(at)s is on the map but not unlocked: not scored",
         special=special_name(p["special"]), at=_h(p["at"])),
@@ -662,6 +663,21 @@ def _tile(kind: Any) -> str:
     kinds = {"task": _("task"), "special": _("special"), "landscape": _("landscape"),
              "task tile": _("task tile"), "landscape tile": _("landscape tile")}
     return kinds.get(str(kind), str(kind))
+
+
+def _duel_over_box(p: Params) -> str:
+    """A Duel landscape holding more tiles of a kind than its box (``duel-tile-over-box``)."""
+    code, at, have = p["code"], _h(p["at"]), p["have"]
+    if p["kind"] == "landscape":
+        return ngettext("tile %(code)s at %(at)s: the box holds only %(num)d landscape tile "
+                        "per player", "tile %(code)s at %(at)s: the box holds only %(num)d "
+                        "landscape tiles per player", have, code=code, at=at)
+    if p["kind"] == "task":
+        return ngettext("tile %(code)s at %(at)s: the box holds only %(num)d task tile per "
+                        "player", "tile %(code)s at %(at)s: the box holds only %(num)d task "
+                        "tiles per player", have, code=code, at=at)
+    return _("%(special)s tile at %(at)s: the box holds one per player, and this landscape "
+             "has it already", special=special_name(p["kind"]), at=at)
 
 
 def _game(game: Any) -> str:
