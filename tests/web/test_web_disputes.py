@@ -272,3 +272,29 @@ def test_duel_picks_recent_patterns_and_types_other_tiles(client: FlaskClient,
     typed = client.get(f"{base}?player=ana&at=0,1").get_data(as_text=True)
     assert 'class="other-tile"' in typed
     assert 'name="code"' in typed and 'name="at" value="0,1"' in typed
+
+
+def _pick_items(html: str) -> list[str]:
+    section = re.search(r'<section class="picker".*?</section>', html, re.S)
+    assert section, "no picker"
+    return re.findall(r'<li data-code="[A-Z]{6}"[^>]*>.*?</li>', section.group(0), re.S)
+
+
+def test_the_picker_is_the_recorders(client: FlaskClient, game_id: int) -> None:
+    """The same tiles, order, badges and counts as the recorder's picker on that hex (the
+    shared templates/_tile_picker.html); only the links differ."""
+    recorder = _pick_items(client.get(f"/play/{game_id}?at=1,0").get_data(as_text=True))
+    dispute = _pick_items(client.get(f"/games/{game_id}/dispute?at=1,0").get_data(
+        as_text=True))
+
+    def without_links(items: list[str]) -> list[str]:
+        return [re.sub(r'href="[^"]*"', "", re.sub(r"\s+", " ", i)) for i in items]
+
+    assert recorder and without_links(dispute) == without_links(recorder)
+
+
+def test_a_taken_hex_says_so(client: FlaskClient, game_id: int) -> None:
+    html = client.get(f"/games/{game_id}/dispute?at=0,0").get_data(as_text=True)
+    assert "This space already holds a tile." in html
+    asked = client.get(f"/games/{game_id}/dispute?at=0,0&code=GGGGGG").get_data(as_text=True)
+    assert "No, this tile may not go here:" in asked

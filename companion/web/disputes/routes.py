@@ -35,8 +35,8 @@ from companion.web import access
 from companion.web.disputes.views import (
     Question,
     Ruling,
+    back_to,
     best_rotation,
-    board_at,
     hex_prefix,
     picks,
     question_link,
@@ -59,8 +59,8 @@ def dispute(game_id: int) -> Response:
     ask = Question.parse(request.args)
     if ask.player not in players:
         ask.player = players[0] if players else ""
-    board = board_at(record, ask.player or None, ask.turn)
-    position = Position(game["record"], record, replay(record))
+    position = Position(game["record"], record, replay(record))  # fresh: it is popped
+    board = back_to(position.board(ask.player or None), ask.turn)
     base = url_for("disputes.dispute", game_id=game_id)
     error: str | None = None
     ruling: Ruling | None = None
@@ -89,11 +89,12 @@ def dispute(game_id: int) -> Response:
     drawing = map_view(board, legal=legal, selected=at, preview=preview,
                        preview_legal=bool(ruling and ruling.legal))
     found = picks(position, board, at) if at is not None and not ask.code else []
+    taken = at is not None and at in board.tiles
     return render("disputes/dispute.html", "disputes/_dispute.html",
                   status=400 if error else 200, game=game, level=level, ask=ask,
                   ruling=ruling, error=error, players=players,
                   placements=len(board.history), map=drawing, picks=found,
-                  duel=record.is_duel, rot=rot,
+                  duel=record.is_duel, rot=rot, taken=taken,
                   task_due=bool(found) and ask.turn is None and not record.is_duel
                   and next_tile_kind(position.game) == "task",
                   rotations=rotations(ask.code, rot, ruling.legal_rotations) if ruling else [],

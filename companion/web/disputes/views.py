@@ -66,7 +66,11 @@ class Ruling:
 def board_at(record: Record, player: str | None, turn: int | None) -> Board:
     """The landscape of ``player`` after ``turn`` placements (all when None)."""
     game = replay(record)
-    board = game.boards[player] if player in game.boards else game.board
+    return back_to(game.boards[player] if player in game.boards else game.board, turn)
+
+
+def back_to(board: Board, turn: int | None) -> Board:
+    """``board`` (a fresh replay's, it is changed) after ``turn`` placements."""
     if turn is not None:
         while len(board.history) > max(turn, 0):
             board.pop()
