@@ -298,3 +298,24 @@ def test_a_taken_hex_says_so(client: FlaskClient, game_id: int) -> None:
     assert "This space already holds a tile." in html
     asked = client.get(f"/games/{game_id}/dispute?at=0,0&code=GGGGGG").get_data(as_text=True)
     assert "No, this tile may not go here:" in asked
+
+
+def test_a_duel_landscape_tile_beyond_the_box_is_flagged(client: FlaskClient,
+                                                          app: Flask) -> None:
+    from companion.rules.hexgrid import distance, within
+
+    near = [Hex(0, 0), *sorted(within(Hex(0, 0), 5),
+                               key=lambda h: (distance(h, Hex(0, 0)), h.q, h.r))]
+    text = ("game: duel\nplayer: a\n" + "".join(f"{h.q} {h.r} MMMMMM\n" for h in near[:42])
+            + "player: b\n0 0 MMMMMM\n")
+    with app.app_context():
+        gid = records.create_game(get_db(), text, OWNER)
+    h = near[42]
+    html = client.get(f"/games/{gid}/dispute?player=a&at={h.q},{h.r}&code=MMMMMM").get_data(
+        as_text=True)
+    assert "Yes, this tile may go here." in html
+    assert (f"Tile MMMMMM at ({h.q}, {h.r}): the box holds only 42 landscape tiles per "
+            "player.") in html
+    ben = client.get(f"/games/{gid}/dispute?player=b&at=1,0&code=MMMMMM").get_data(
+        as_text=True)
+    assert "box-flags" not in ben
