@@ -126,9 +126,16 @@ def test_every_game_page_in_every_language(app: Flask, lang: str) -> None:
         with app.app_context():
             gid = records.create_game(get_db(), record, OWNER)
         english = english_of(record)
+        parsed = parse_record(record)
+        first = parsed.sections[0].player if parsed.sections else None
+        game = replay(parsed)
+        free = (game.boards[first] if first in game.boards else game.board).frontier()[0]
         urls = [f"/games/{gid}", f"/games/{gid}/edit", f"/games/{gid}/dispute",
                 f"/games/{gid}/dispute?q=9&r=9&code=GGGGGG",
                 f"/games/{gid}/dispute?q=0&r=-1&code=TTTTTT",
+                f"/games/{gid}/dispute?at=9,9", f"/games/{gid}/dispute?at=0,0",
+                f"/games/{gid}/dispute?at={free.q},{free.r}",
+                f"/games/{gid}/dispute?at=0,0&code=GGGGGG&rotation=1",
                 f"/play/{gid}", f"/play/{gid}/end"]
         sheet = score_text(record)
         sheets = list(sheet["players"].values()) if sheet["game"] == "duel" else [sheet]
