@@ -316,7 +316,7 @@ class FlagsConfig:
     """Outline evidence is full when this share of the ring is a light outline."""
     shape_weight: float = 0.6
     """Weight of the shape evidence in the confidence (the outline has the rest)."""
-    dull_factor: float = 0.6
+    dull_factor: float = 0.8
     """Confidence factor of a red or yellow blob duller than ``value_min``."""
     split_factor: float = 0.85
     """Confidence factor of a blob freed from art of its colour by erosion."""

@@ -41,6 +41,8 @@ REFERENCE_VALUE = 130.0
 """HSV value the tile's meadow is scaled to before the search (a well lit photo's)."""
 GAIN_RANGE = (0.8, 3.0)
 """Least and greatest exposure gain."""
+RIM_PX = 5
+"""Width (pixels, 3..) of the hexagon's rim a pennant may not touch."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,19 @@ def _inside(radius: int, shape: tuple[int, ...]) -> np.ndarray:
     return _inside_cached(radius, (int(shape[0]), int(shape[1])))
 
 
+@lru_cache(maxsize=8)
+def _rim_cached(radius: int, shape: tuple[int, int]) -> np.ndarray:
+    inside = _inside(radius, shape).astype(np.uint8)
+    rim = inside & (1 - cv2.erode(inside, np.ones((RIM_PX, RIM_PX), np.uint8)))
+    rim.setflags(write=False)
+    return rim
+
+
+def _rim(radius: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The outermost pixels of ``_inside`` (1 there; uint8)."""
+    return _rim_cached(radius, (int(shape[0]), int(shape[1])))
+
+
 def _hue_mask(hue: np.ndarray, kind: str) -> np.ndarray:
     if kind == "village":
         return (hue < 8) | (hue >= 165)
@@ -141,6 +156,10 @@ def candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
     white_p = np.asarray(cv2.copyMakeBorder(white, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                             value=0), np.uint8)
     val_p = cv2.copyMakeBorder(val, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    # A blob on the hexagon's rim is cut by the tile's edge (or is a neighbour's art
+    # seen through a slightly offset outline): no whole pennant.
+    rim_p = cv2.copyMakeBorder(_rim(radius, tile.shape[:2]), pad, pad, pad, pad,
+                               cv2.BORDER_CONSTANT, value=1)
     out: list[Candidate] = []
 
     def consider(comp: np.ndarray, x0: int, y0: int, kind: str, split: bool) -> bool:
@@ -148,6 +167,9 @@ def candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
         area = float(comp.sum())
         frac = area / hex_area
         if not fc.min_area_frac <= frac <= fc.max_area_frac:
+            return False
+        wh, ww = comp.shape
+        if np.any(comp & rim_p[y0:y0 + wh, x0:x0 + ww]):
             return False
         ys, xs = np.nonzero(comp)
         w, h = int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
@@ -164,7 +186,6 @@ def candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
             return False
         tri_area, _ = cv2.minEnclosingTriangle(contour.astype(np.float32))
         triangle = area / max(float(tri_area), 1.0)
-        wh, ww = comp.shape
         light_w = light_p[y0:y0 + wh, x0:x0 + ww]
         near = np.asarray(cv2.dilate(comp, ring_k), np.uint8)
         ring = near & (1 - comp)
