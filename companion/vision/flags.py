@@ -98,7 +98,8 @@ def exposure_gain(hsv: np.ndarray, inside: np.ndarray, meadow_value: float | Non
 
 @lru_cache(maxsize=8)
 def _inside_cached(radius: int, shape: tuple[int, int]) -> np.ndarray:
-    inside = cv2.erode(hexagon_mask(radius), np.ones((7, 7), np.uint8)) > 0
+    inside = cv2.erode(hexagon_mask(radius), np.ones((7, 7), np.uint8),
+                       borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
     assert inside.shape == shape
     inside.setflags(write=False)
     return inside
@@ -112,7 +113,8 @@ def _inside(radius: int, shape: tuple[int, ...]) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _rim_cached(radius: int, shape: tuple[int, int]) -> np.ndarray:
     inside = _inside(radius, shape).astype(np.uint8)
-    rim = inside & (1 - cv2.erode(inside, np.ones((RIM_PX, RIM_PX), np.uint8)))
+    rim = inside & (1 - cv2.erode(inside, np.ones((RIM_PX, RIM_PX), np.uint8),
+                                   borderType=cv2.BORDER_CONSTANT, borderValue=0))
     rim.setflags(write=False)
     return rim
 

@@ -98,3 +98,22 @@ def test_no_flag_on_tiles_without_one() -> None:
     seen = [(code, seed) for code in codes for seed in range(3)
             if find_flag(_tile(code, None, seed), code) is not None]
     assert not seen
+
+
+def test_a_pennant_cut_by_the_tile_edge_is_no_flag() -> None:
+    """A pennant on the hexagon's rim belongs to a neighbour seen through an offset
+    outline (or is cut by the edge): not this tile's flag."""
+    from companion.vision.flags import candidates
+
+    for seed, kind in enumerate(sorted(CODES)):
+        tile = _tile(CODES[kind], kind, seed)
+        flag = find_flag(tile, CODES[kind])
+        assert flag is not None
+        h, w = tile.shape[:2]
+        dy = (h - 4) - flag.center[1]  # move the pennant's centre onto the bottom rim
+        m = np.float32([[1, 0, (w / 2 - flag.center[0]) * 0.3], [0, 1, dy]])
+        moved = cv2.warpAffine(tile, m, (w, h))
+        at = (flag.center[0] + m[0, 2], h - 4)
+        seen = [c for c in candidates(moved) if np.hypot(c.center[0] - at[0],
+                                                         c.center[1] - at[1]) < 8]
+        assert not seen, seen
