@@ -110,10 +110,10 @@ def test_a_pennant_cut_by_the_tile_edge_is_no_flag() -> None:
         flag = find_flag(tile, CODES[kind])
         assert flag is not None
         h, w = tile.shape[:2]
-        dy = (h - 4) - flag.center[1]  # move the pennant's centre onto the bottom rim
+        dy = (h - 10) - flag.center[1]  # move the pennant's centre onto the bottom rim
         m = np.float32([[1, 0, (w / 2 - flag.center[0]) * 0.3], [0, 1, dy]])
         moved = cv2.warpAffine(tile, m, (w, h))
-        at = (flag.center[0] + m[0, 2], h - 4)
+        at = (flag.center[0] + m[0, 2], h - 10)
         seen = [c for c in candidates(moved) if np.hypot(c.center[0] - at[0],
                                                          c.center[1] - at[1]) < 8]
         assert not seen, seen
