@@ -1,0 +1,304 @@
+"""Offline from the first tap (issue 16 item 2), in a real headless Chromium at 390x844.
+
+Debian's Chromium through Playwright (``tests/web/conftest.py``: never a downloaded browser;
+service workers blocked, so a request made offline fails as it does without a cached answer).
+The recorder page is loaded, then the connection drops before any tile is chosen
+(``context.set_offline(True)``). Offline, the player taps free hexes and sees the picker of
+the tiles that fit there (the same tiles, in the same order, as the engine's picker), picks,
+rotates, chooses a tile from the catalogue and then its hex, places several tiles and undoes
+one; nothing swaps an offline page into the game and the address never becomes /offline.
+Meanwhile another phone puts a tile on one of the hexes. When the connection returns the
+queue is sent, the server re-checks every placement: the one on the taken hex is refused and
+shown with the server's reason, in the player's language (English, then German), the others
+are kept; a reload shows that the server's map is what was placed.
+Screenshots: ``test-artifacts/offline-*.png``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask_babel import force_locale
+from flask_babel import gettext as _
+
+from companion.rules import (
+    Hex,
+    RulesError,
+    build_placement,
+    canonical,
+    fit,
+    fits,
+    load_position,
+    place,
+    rotate,
+    tiles_left,
+)
+from companion.storage.games import get_game
+from companion.web.db import get_db
+from companion.web.edits import reason_of
+from companion.web.play.state import save_game
+from companion.web.play.tiles import choices
+from companion.web.play.views import picker
+from tests.helpers import webtools
+from tests.helpers.webtools import BROWSER, LiveServer
+
+pytestmark = BROWSER
+
+SEED = [(0, 0, "GGMTTM"), (1, -1, "GGGGGG")]
+"""The map on the server before the phone goes offline (placed by another phone)."""
+
+
+def shot(page: Any, name: str) -> None:
+    webtools.shot(page, f"offline-{name}", full_page=False)
+
+
+def wait_pending(page: Any, n: int, timeout: float = 30.0) -> None:
+    """Wait until offline.js holds ``n`` submissions (polled: the CSP forbids eval)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.evaluate("() => window.companionQueue.pending()") == n:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"offline queue never held {n} submissions")
+
+
+def server_place(live: LiveServer, game_id: int, q: int, r: int, code: str) -> None:
+    """Another phone places ``code`` at ``q r`` (the server's own rule check)."""
+    with live.app.test_request_context():
+        row = get_game(get_db(), game_id)
+        text = place(str(row["record"]), None, build_placement("board-game", q, r, code, {}))
+        save_game(game_id, text, int(row["version"]))
+
+
+def refusal(text: str, q: int, r: int, code: str, lang: str, live: LiveServer) -> str:
+    """What the server says, in ``lang``, when ``code`` is placed at ``q r`` on ``text``."""
+    try:
+        place(text, None, build_placement("board-game", q, r, code, {}))
+    except RulesError as err:
+        with live.app.test_request_context(), force_locale(lang):
+            return str(_("Not allowed: %(reason)s", reason=reason_of(err)))
+    raise AssertionError("the placement is legal")
+
+
+def other_phones_tile(text: str, at: Hex, avoid: str = "") -> str:
+    """A tile with a copy left that the server's map takes at ``at`` (another phone's)."""
+    position = load_position(text)
+    board = position.board()
+    left = tiles_left(position.record, board)
+    return next(rotate(c.code, k) for c in choices() for k in range(6)
+                if left.get((c.section, canonical(c.code)), 0) > 0 and c.code != avoid
+                and board.illegal_reason(build_placement("board-game", at.q, at.r,
+                                                         rotate(c.code, k), {})) is None)
+
+
+def with_lines(text: str, placed: list[tuple[int, int, str]]) -> str:
+    return text + "".join(f"{q} {r} {code}\n" for q, r, code in placed)
+
+
+def engine_picks(text: str, at: Hex, due_first: bool) -> list[str]:
+    """The codes the picker offers at ``at`` (the stack due first only when ``due_first``:
+    offline the phone knows the stack due for the server's map only)."""
+    position = load_position(text)
+    if due_first:
+        return [p.code for p in picker(position, position.board(), at)]
+    board = position.board()
+    left = tiles_left(position.record, board)
+    wanted = {c.code: c for c in choices() if left.get((c.section, canonical(c.code)), 0) > 0}
+    return [f.code for f in fits(board, at, wanted)]
+
+
+def map_tiles(page: Any) -> set[tuple[str, str]]:
+    """(hex, code) of every tile drawn on the active map and not hidden by an undo."""
+    tiles = page.locator(".landscape.active svg.hexmap g.tiles > g.tile:not(.undone)")
+    return {(g.get_attribute("data-hex"), g.get_attribute("data-code")) for g in tiles.all()}
+
+
+def start_seeded(page: Any, live: LiveServer) -> tuple[int, str]:
+    page.goto(f"{live.url}/games/new")
+    page.locator(".form-actions button.primary.big").click()   # Start the game
+    page.wait_for_selector("#play")
+    game_id = int(page.locator("#play").get_attribute("data-game"))
+    for q, r, code in SEED:
+        server_place(live, game_id, q, r, code)
+    page.goto(f"{live.url}/play/{game_id}")
+    page.wait_for_selector(f'#play[data-version="{1 + len(SEED)}"]')
+    return game_id, live.record(game_id)
+
+
+def go_offline(page: Any) -> None:
+    page.context.set_offline(True)
+    assert page.evaluate("() => navigator.onLine") is False
+
+
+def tap_hex(page: Any, q: int, r: int) -> None:
+    page.locator(f'svg.hexmap a.slot[data-q="{q}"][data-r="{r}"]').click()
+    page.wait_for_selector(f'svg.hexmap a.slot.selected[data-q="{q}"][data-r="{r}"]')
+
+
+def picker_codes(page: Any) -> list[str]:
+    page.wait_for_selector(".picker .picks")
+    return [li.get_attribute("data-code")
+            for li in page.locator(".picker .picks li[data-code]").all()]
+
+
+def placed_code(page: Any) -> str:
+    return str(page.locator('.place-form input[name="code"]').input_value())
+
+
+def place_chosen(page: Any, pending: int) -> tuple[int, int, str]:
+    form = page.locator(".place-form")
+    q = int(form.locator('input[name="q"]').input_value())
+    r = int(form.locator('input[name="r"]').input_value())
+    code = placed_code(page)
+    form.locator("button.place").click()
+    wait_pending(page, pending)
+    page.wait_for_selector(f'svg.hexmap g.tile.pending[data-hex="{q},{r}"][data-code="{code}"]')
+    return q, r, code
+
+
+def assert_not_nested(page: Any, game_id: int) -> None:
+    assert page.url.split("?")[0].endswith(f"/play/{game_id}"), page.url
+    assert "/offline" not in page.url
+    assert page.locator("header.top").count() == 1
+    assert page.locator(".offline-page").count() == 0
+    assert page.locator("#play").count() == 1
+
+
+def test_recording_offline_from_the_first_tap(page: Any, live: LiveServer) -> None:
+    game_id, text = start_seeded(page, live)
+    go_offline(page)                     # before any tile is chosen
+    shot(page, "01-offline-loaded")
+    local: list[tuple[int, int, str]] = []
+
+    # 1. tap a hex: the picker of the tiles that fit, as the engine orders them
+    h1 = Hex(0, -1)
+    tap_hex(page, *h1)
+    assert_not_nested(page, game_id)
+    codes = picker_codes(page)
+    assert codes == engine_picks(text, h1, due_first=True)
+    shot(page, "02-picker-offline")
+    # pick the first: chosen in its best rotation; rotate right, then back
+    page.locator(".picker .picks li[data-code] a").first.click()
+    page.wait_for_selector(".place-form")
+    best = fit(load_position(text).board(), h1, codes[0])
+    assert best is not None and placed_code(page) == best.placed
+    page.locator(".rotations a.rot-step").click()
+    turned = rotate(codes[0], best.rotation + 1)
+    assert placed_code(page) == turned
+    assert page.locator("svg.hexmap g.tile.preview").get_attribute("data-code") == turned
+    page.locator(f'.rotations a.rot[data-rot="{best.rotation}"]').click()
+    assert placed_code(page) == best.placed
+    assert page.locator("svg.hexmap g.tile.preview.legal").count() == 1
+    shot(page, "03-chosen-offline")
+    local.append(place_chosen(page, 1))
+    assert page.locator(".queued-note").is_visible()
+    assert_not_nested(page, game_id)
+
+    # 2. 'other tile': a catalogue tile first, then one of the hexes it fits (highlighted)
+    h2 = Hex(2, -1)
+    board = load_position(with_lines(text, local)).board()
+    box = tiles_left(load_position(text).record, board)
+    tile = next(c.code for c in choices()
+                if box.get((c.section, canonical(c.code)), 0) > 0 and "task" not in c.section
+                and fit(board, h2, c.code) is not None and c.code not in codes[:1])
+    page.locator("input[data-filter]").fill(tile)
+    page.locator(f'.chooser .catalogue li[data-code="{tile}"] a').click()
+    page.wait_for_selector(".rotations")
+    assert page.locator(".chooser").is_hidden()
+    assert page.locator(f'svg.hexmap a.slot.legal[data-q="{h2.q}"][data-r="{h2.r}"]').count() == 1
+    tap_hex(page, *h2)
+    fitted = fit(board, h2, tile)
+    assert fitted is not None and placed_code(page) == fitted.placed
+    local.append(place_chosen(page, 2))
+    # a tile whose every copy is on the map now leaves the catalogue
+    after = load_position(with_lines(text, local))
+    section = next(c.section for c in choices() if c.code == tile)
+    if tiles_left(after.record, after.board()).get((section, canonical(tile)), 0) == 0:
+        assert "used" in (page.locator(f'.chooser .catalogue li[data-code="{tile}"]')
+                          .get_attribute("class") or "")
+
+    # 3. two more from the picker (the stack due is the server's to know: best matches first)
+    for at in (Hex(-1, 1), Hex(1, 0)):
+        tap_hex(page, *at)
+        codes = picker_codes(page)
+        assert codes == engine_picks(with_lines(text, local), at, due_first=False)
+        page.locator(".picker .picks li[data-code] a").first.click()
+        page.wait_for_selector(".place-form")
+        local.append(place_chosen(page, len(local) + 1))
+    shot(page, "04-four-placed-offline")
+    assert map_tiles(page) == {(f"{q},{r}", c) for q, r, c in SEED + local}
+
+    # 4. undo the last one: it was never sent, so it leaves the queue and the map
+    page.locator("button.undo").click()
+    wait_pending(page, 3)
+    undone = local.pop()
+    assert page.locator(f'svg.hexmap g.tile[data-hex="{undone[0]},{undone[1]}"]').count() == 0
+    assert page.locator(f'svg.hexmap a.slot[data-q="{undone[0]}"][data-r="{undone[1]}"]').count()
+    assert map_tiles(page) == {(f"{q},{r}", c) for q, r, c in SEED + local}
+    assert live.placements(game_id) == len(SEED)        # nothing reached the server
+    assert_not_nested(page, game_id)
+    shot(page, "05-after-undo-offline")
+
+    # 5. meanwhile another phone puts a tile on the second hex
+    server_text = live.record(game_id)
+    other = other_phones_tile(server_text, h2, avoid=tile)
+    server_place(live, game_id, h2.q, h2.r, other)
+    expected_reason = refusal(live.record(game_id), *local[1], "en", live)
+
+    # 6. the connection returns: every placement is re-checked; the refused one says why
+    page.context.set_offline(False)
+    wait_pending(page, 0)
+    banner = page.locator("#play .refused")
+    banner.wait_for()
+    q2, r2, c2 = local[1]
+    assert f"Not placed: {c2} at {q2} {r2}. {expected_reason}" in banner.inner_text()
+    kept = [local[0], local[2]]
+    page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 1 + len(kept)}"]')
+    shot(page, "06-back-online-refused-shown")
+    want = {(f"{q},{r}", c) for q, r, c in [*SEED, (h2.q, h2.r, other), *kept]}
+    assert map_tiles(page) == want
+    assert page.locator("svg.hexmap g.tile.pending").count() == 0
+    assert live.placements(game_id) == len(want)
+
+    # 7. a reload: the server's map is what was placed; the refusal stays until dismissed
+    page.reload()
+    page.wait_for_selector("#play")
+    assert map_tiles(page) == want
+    assert f"{c2} at {q2} {r2}" in page.locator("#play .refused").inner_text()
+    page.locator("#play .refused button.dismiss").click()
+    assert page.locator("#play .refused").count() == 0
+    assert_not_nested(page, game_id)
+
+
+def test_a_refused_placement_is_explained_in_the_players_language(
+        page: Any, live: LiveServer) -> None:
+    page.context.add_cookies([{"name": "lang", "value": "de", "url": live.url}])
+    game_id, text = start_seeded(page, live)
+    go_offline(page)
+    placed = []
+    for at in (Hex(0, -1), Hex(-1, 1)):
+        tap_hex(page, *at)
+        assert "Plättchen, die hier passen" in page.locator(".picker h2").inner_text()
+        page.locator(".picker .picks li[data-code] a").first.click()
+        page.wait_for_selector(".place-form")
+        placed.append(place_chosen(page, len(placed) + 1))
+    assert_not_nested(page, game_id)
+    q, r, code = placed[0]
+    other = other_phones_tile(live.record(game_id), Hex(q, r))
+    server_place(live, game_id, q, r, other)
+    reason = refusal(live.record(game_id), q, r, code, "de", live)
+    assert reason.startswith("Nicht erlaubt")
+    page.context.set_offline(False)
+    wait_pending(page, 0)
+    banner = page.locator("#play .refused")
+    banner.wait_for()
+    assert f"Nicht gelegt: {code} auf {q} {r}. {reason}" in banner.inner_text()
+    assert banner.locator("button.dismiss").inner_text() == "Ausblenden"
+    page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 2}"]')
+    want = {(f"{a},{b}", c) for a, b, c in [*SEED, (q, r, other), placed[1]]}
+    assert map_tiles(page) == want
+    shot(page, "07-refused-in-german")
+    page.reload()
+    page.wait_for_selector("#play")
+    assert map_tiles(page) == want
