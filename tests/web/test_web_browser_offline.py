@@ -302,3 +302,56 @@ def test_a_refused_placement_is_explained_in_the_players_language(
     page.reload()
     page.wait_for_selector("#play")
     assert map_tiles(page) == want
+
+
+def test_undoing_a_sent_tile_and_a_task_marker_wait_offline(page: Any, live: LiveServer) -> None:
+    game_id, text = start_seeded(page, live)
+    go_offline(page)
+    # the last tile on the server's map: its undo waits in the queue, the hex is free again
+    page.locator("button.undo").click()
+    wait_pending(page, 1)
+    q, r, code = SEED[-1]
+    assert page.locator(f'svg.hexmap g.tile.undone[data-hex="{q},{r}"]').count() == 1
+    tap_hex(page, q, r)
+    without = "".join(ln + "\n" for ln in text.splitlines() if ln != f"{q} {r} {code}")
+    codes = picker_codes(page)
+    assert codes == engine_picks(without, Hex(q, r), due_first=False)
+    assert code in codes          # its copy is back in the box
+    # a task tile with a marker: a type chip, then a marker value button
+    page.locator(".picker .picks li[data-code]:has(.badge-task) a").first.click()
+    page.wait_for_selector(".place-form fieldset.task")
+    chip = page.locator(".place-form fieldset.task label.chip:not([hidden])").first
+    kind = chip.locator("input").get_attribute("value")
+    chip.click()
+    tile = placed_code(page)
+    page.locator('.place-form .values button[data-value="5"]').click()
+    wait_pending(page, 2)
+    page.wait_for_selector(f'svg.hexmap g.tile.pending[data-hex="{q},{r}"][data-code="{tile}"]')
+    shot(page, "08-undo-and-task-offline")
+    assert live.placements(game_id) == len(SEED)
+    page.context.set_offline(False)
+    wait_pending(page, 0)
+    page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 2}"]')
+    assert live.record(game_id).splitlines()[-1] == f"{q} {r} {tile} task={kind}/5"
+    assert map_tiles(page) == {(f"{a},{b}", c) for a, b, c in [*SEED[:-1], (q, r, tile)]}
+    assert page.locator("#play .refused").count() == 0
+
+
+def test_a_connection_that_fails_while_the_phone_believes_it_is_online(
+        page: Any, live: LiveServer) -> None:
+    """Bad reception: navigator.onLine stays true but nothing reaches the server."""
+    game_id, _text = start_seeded(page, live)
+    page.route("**/play/**", lambda route: route.abort())
+    assert page.evaluate("() => navigator.onLine") is True
+    tap_hex(page, 0, -1)                 # the request fails: the tap is done on the phone
+    picker_codes(page)
+    page.locator(".picker .picks li[data-code] a").first.click()
+    page.wait_for_selector(".place-form")
+    q, r, code = place_chosen(page, 1)
+    assert_not_nested(page, game_id)
+    page.unroute("**/play/**")
+    page.evaluate("() => window.companionQueue.flush()")
+    wait_pending(page, 0)
+    page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 1}"]')
+    assert live.record(game_id).splitlines()[-1] == f"{q} {r} {code}"
+    assert (f"{q},{r}", code) in map_tiles(page)
