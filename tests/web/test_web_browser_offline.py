@@ -41,7 +41,8 @@ from companion.web.play.state import save_game
 from companion.web.play.tiles import choices
 from companion.web.play.views import picker
 from tests.helpers import webtools
-from tests.helpers.webtools import BROWSER, LiveServer
+from tests.helpers.webtools import ARGS, BROWSER, CHROMIUM, VIEWPORT, LiveServer
+from tests.web.test_web_browser_targets import SMALL
 
 pytestmark = BROWSER
 
@@ -51,6 +52,12 @@ SEED = [(0, 0, "GGMTTM"), (1, -1, "GGGGGG")]
 
 def shot(page: Any, name: str) -> None:
     webtools.shot(page, f"offline-{name}", full_page=False)
+
+
+def fingers(page: Any, name: str) -> None:
+    """Every target drawn offline is finger-sized too (test_web_browser_targets' check)."""
+    small = page.evaluate(SMALL)
+    assert small == [], f"{name}: targets under 44 px: {small}"
 
 
 def wait_pending(page: Any, n: int, timeout: float = 30.0) -> None:
@@ -178,6 +185,7 @@ def test_recording_offline_from_the_first_tap(page: Any, live: LiveServer) -> No
     codes = picker_codes(page)
     assert codes == engine_picks(text, h1, due_first=True)
     shot(page, "02-picker-offline")
+    fingers(page, "picker")
     # pick the first: chosen in its best rotation; rotate right, then back
     page.locator(".picker .picks li[data-code] a").first.click()
     page.wait_for_selector(".place-form")
@@ -191,6 +199,7 @@ def test_recording_offline_from_the_first_tap(page: Any, live: LiveServer) -> No
     assert placed_code(page) == best.placed
     assert page.locator("svg.hexmap g.tile.preview.legal").count() == 1
     shot(page, "03-chosen-offline")
+    fingers(page, "chosen")
     local.append(place_chosen(page, 1))
     assert page.locator(".queued-note").is_visible()
     assert_not_nested(page, game_id)
@@ -256,6 +265,7 @@ def test_recording_offline_from_the_first_tap(page: Any, live: LiveServer) -> No
     kept = [local[0], local[2]]
     page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 1 + len(kept)}"]')
     shot(page, "06-back-online-refused-shown")
+    fingers(page, "refused")
     want = {(f"{q},{r}", c) for q, r, c in [*SEED, (h2.q, h2.r, other), *kept]}
     assert map_tiles(page) == want
     assert page.locator("svg.hexmap g.tile.pending").count() == 0
@@ -355,3 +365,62 @@ def test_a_connection_that_fails_while_the_phone_believes_it_is_online(
     page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 1}"]')
     assert live.record(game_id).splitlines()[-1] == f"{q} {r} {code}"
     assert (f"{q},{r}", code) in map_tiles(page)
+
+
+def test_the_duel_says_a_tap_needs_the_connection(page: Any, live: LiveServer) -> None:
+    """The Duel's turn order is the server's: offline a tap says so, and nothing nests."""
+    page.goto(f"{live.url}/games/new")
+    page.locator('input[name="kind"][value="duel"]').check()
+    page.locator(".form-actions button.primary.big").click()
+    page.wait_for_selector("#play")
+    game_id = int(page.locator("#play").get_attribute("data-game"))
+    go_offline(page)
+    page.locator(".landscape.active svg a.slot").first.click()
+    note = page.locator("#play .local-note")
+    note.wait_for()
+    assert note.inner_text() == "You are offline: this needs the connection."
+    assert_not_nested(page, game_id)
+
+
+def test_with_the_service_worker_a_fragment_offline_is_never_the_offline_page(
+        live: LiveServer, tmp_path: Any) -> None:
+    """The real service worker (the other tests block it): offline, a fragment request is
+    answered 503 without a page, the Duel's tap swaps nothing, and a reload offline (the
+    cached recorder) still shows the placements waiting on the phone."""
+    import pytest
+
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "sw-profile"), executable_path=CHROMIUM, headless=True, args=ARGS,
+            viewport=VIEWPORT, is_mobile=True, has_touch=True, service_workers="allow",
+            locale="en-US", base_url=live.url)
+        context.set_default_timeout(15_000)
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            page.goto(f"{live.url}/")
+            assert page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+            game_id, _text = start_seeded(page, live)
+            page.reload()
+            page.wait_for_selector("#play")
+            assert page.evaluate("() => !!navigator.serviceWorker.controller")
+            go_offline(page)
+            answer = page.evaluate(
+                """(url) => fetch(url, {headers: {"HX-Request": "true"}})
+                     .then(r => r.text().then(t => [r.status,
+                           r.headers.get("X-Companion-Offline"), t]))""",
+                f"/play/{game_id}?at=0,-1")
+            assert answer == [503, "1", ""]
+            tap_hex(page, 0, -1)
+            page.locator(".picker .picks li[data-code] a").first.click()
+            page.wait_for_selector(".place-form")
+            q, r, code = place_chosen(page, 1)
+            page.reload()                      # offline: the service worker's cached copy
+            page.wait_for_selector(f'svg.hexmap g.tile.pending[data-hex="{q},{r}"]')
+            assert_not_nested(page, game_id)
+            page.context.set_offline(False)
+            wait_pending(page, 0)
+            page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 1}"]')
+            assert live.record(game_id).splitlines()[-1] == f"{q} {r} {code}"
+        finally:
+            context.close()
