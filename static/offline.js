@@ -18,7 +18,8 @@
  *   companionQueue.scopeOf(action) -> the game an action belongs to: its first two path
  *     segments ("/play/12/place" -> "/play/12").
  *   companionQueue.flush() -> Promise: send the waiting ones now, oldest first (also done on the
- *     "online" event, at page load and every 20 s while some wait).
+ *     "online" event, at page load, after any htmx request the server answered and every 20 s
+ *     while some wait).
  * Events dispatched on document (detail: {item, response?, queued?}; queued: the answer to a
  *   submission that waited in the queue, not a direct one):
  *   "companion:queued", "companion:sent", "companion:conflict", "companion:rejected".
@@ -205,6 +206,11 @@
   });
   document.addEventListener("htmx:sendError", function (e) {
     emit("offline", { elt: e.detail && e.detail.elt });
+  });
+  /* The server answered: the connection is back even if no "online" event said so. */
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    if (xhr && xhr.status > 0 && xhr.status < 500 && load().length) { flush(); }
   });
 
   /* Where the answer goes: the form's (or an ancestor's) hx-target and hx-swap, as htmx

@@ -385,8 +385,10 @@
           (left > 1 ? '<span class="count">&times;' + left + "</span>" : "") + "</a></li>";
       });
       if (!items.length) { items.push('<li class="hint">' + esc(T.none_fits) + "</li>"); }
+      var due = d.due === "task" && !m.waiting ? '<p class="hint">' + esc(T.task_due) + "</p>" : "";
       after(fromHtml('<section class="picker" aria-label="' + esc(T.picker) + '"><h2>' + esc(T.picker) +
-        " <small>" + found.length + '</small></h2><ul class="catalogue picks">' + items.join("") + "</ul></section>"));
+        " <small>" + found.length + "</small></h2>" + due + '<ul class="catalogue picks">' + items.join("") +
+        "</ul></section>"));
     }
     var chooser = tools.querySelector(".chooser");
     if (!sel.tile && !chooser && d.chooser) {
@@ -478,16 +480,19 @@
   window.companionLocal = {
     tap: function (link) {
       lastTap = link;
-      return local() && act(link);
+      if (!local() || !act(link)) { return false; }
+      lastTap = null;
+      return true;
     }
   };
 
   window.addEventListener("click", function (e) {
     var el = e.target.closest && e.target.closest("a[href]");
     var p = play();
-    if (!el || !p || !p.contains(el) || el.closest("svg") || !el.matches(TAPS)) { return; }
-    lastTap = el;
-    if (!local()) { return; }
+    if (!el || !p || !p.contains(el) || el.closest("svg")) { return; }
+    lastTap = el.matches(TAPS) ? el : null;   /* only these can be done on the phone */
+    if (!lastTap || !local()) { return; }
+    lastTap = null;
     e.preventDefault();
     e.stopPropagation();
     act(el);

@@ -55,6 +55,7 @@ def texts() -> dict[str, str]:
         "free_hex": _("Free hex"),
         "picker": _("Tiles that fit here"),
         "none_fits": _("No tile left in the box fits here."),
+        "task_due": _("This turn draws a task tile: task tiles come first."),
         "task": _("task"),
         "fits": _("fits"),
         "rotation": _("Rotation"),
