@@ -339,6 +339,11 @@
   function renderTools(d, m, legalHere, legalAnywhere) {
     var p = play(), tools = p.querySelector(".tools");
     p.classList.toggle("has-at", !!sel.at);
+    var heading = p.querySelector(".play-head h1");
+    if (heading && d.mode === "live" && d.turns) {
+      var turn = (m.kept ? d.turns[m.kept - 1] : 0) + m.cells.length - m.kept;
+      heading.textContent = fmt(d.text.turn, { n: turn + 1 });
+    }
     if (!tools) { return; }
     var T = d.text;
     remove(tools, "#play-error, .offered, .chosen-flags, .rotations, p.hint.warn, .place-form, .picker, .local-note");
@@ -441,6 +446,13 @@
   }
 
   /* ---- taps ------------------------------------------------------------------------ */
+  /* As after the server's answer (play.js): the map at the top of the screen. */
+  function toMap() {
+    var p = play();
+    if (!p) { return; }
+    window.scrollTo(0, Math.max(0, p.getBoundingClientRect().top + window.pageYOffset - 4));
+  }
+
   function act(el) {
     var d = data();
     if (!d || !d.local) { return false; }
@@ -471,6 +483,7 @@
     }
     note = "";
     render();
+    toMap();
     return true;
   }
 
@@ -519,6 +532,7 @@
       if (last && kindOf(last) === "place") {
         Q().drop(last.id);
         render();
+        toMap();
       } else if (model(d).cells.length) {
         Q().submit(form).then(function (result) { if (result.status !== "queued") { refresh(); } });
       }
@@ -625,8 +639,13 @@
     var d = data();
     if (!item || !d || !d.local || Q().scopeOf(item.action) !== scope()) { return; }
     ensureSel(d);
-    if (kindOf(item) === "place") { sel = { at: null, tile: null, rot: null }; }
+    if (kindOf(item) === "place") {   /* as the server's page after a placement: no filter */
+      sel = { at: null, tile: null, rot: null };
+      play().querySelectorAll("input[data-filter]").forEach(function (input) { input.value = ""; });
+      play().querySelectorAll(".chooser .catalogue li[data-code]").forEach(function (li) { li.hidden = false; });
+    }
     render();
+    toMap();
   });
 
   /* A request of this page that could not be sent: do the tap here, or say it needs the
@@ -659,9 +678,34 @@
     showRefused();
   });
 
+  /* The newest recorder the server sent (a page or a fragment after a placement), kept on
+   * the phone: a reload offline gets the service worker's copy of the last page *loaded*,
+   * older than the fragments swapped in since; the newer one kept here replaces it. */
+  var LATEST = "companion.play.latest.v1";
+  function remember() {
+    var p = play(), d = data();
+    if (!p || !d || !d.local || local()) { return; }   /* the server's own map only */
+    try {
+      localStorage.setItem(LATEST, JSON.stringify({
+        page: d.page, version: Number(p.getAttribute("data-version")), html: p.outerHTML }));
+    } catch (err) { /* storage full: the cached page is shown */ }
+  }
+  function restore() {
+    var p = play(), d = data(), saved = null;
+    if (!p || !d || !d.local || !offline() || !window.htmx) { return false; }
+    try { saved = JSON.parse(localStorage.getItem(LATEST) || "null"); } catch (err) { saved = null; }
+    if (!saved || saved.page !== d.page || !(saved.version > Number(p.getAttribute("data-version")))) {
+      return false;
+    }
+    window.htmx.swap(p, saved.html, { swapStyle: "outerHTML" });
+    return true;
+  }
+
   function init() {
     var p = play();
     if (!p) { return; }
+    if (restore()) { return; }         /* its htmx:load comes back here */
+    remember();
     showRefused();
     if (local() && queued().length) { render(); }
   }

@@ -236,6 +236,7 @@ def test_recording_offline_from_the_first_tap(page: Any, live: LiveServer) -> No
         page.wait_for_selector(".place-form")
         local.append(place_chosen(page, len(local) + 1))
     shot(page, "04-four-placed-offline")
+    assert page.locator(".play-head h1").inner_text() == f"Turn {len(SEED) + len(local) + 1}"
     assert map_tiles(page) == {(f"{q},{r}", c) for q, r, c in SEED + local}
 
     # 4. undo the last one: it was never sent, so it leaves the queue and the map
@@ -385,8 +386,9 @@ def test_the_duel_says_a_tap_needs_the_connection(page: Any, live: LiveServer) -
 def test_with_the_service_worker_a_fragment_offline_is_never_the_offline_page(
         live: LiveServer, tmp_path: Any) -> None:
     """The real service worker (the other tests block it): offline, a fragment request is
-    answered 503 without a page, the Duel's tap swaps nothing, and a reload offline (the
-    cached recorder) still shows the placements waiting on the phone."""
+    answered 503 without a page, and a reload offline shows the newest map the server sent
+    (not only the cached page, loaded before a placement made online) with the placements
+    waiting on the phone."""
     import pytest
 
     playwright_api = pytest.importorskip("playwright.sync_api")
@@ -404,23 +406,34 @@ def test_with_the_service_worker_a_fragment_offline_is_never_the_offline_page(
             page.reload()
             page.wait_for_selector("#play")
             assert page.evaluate("() => !!navigator.serviceWorker.controller")
+            # one tile placed online through htmx: a fragment, newer than the cached page
+            tap_hex(page, 0, -1)
+            page.locator(".picker .picks li[data-code] a").first.click()
+            page.wait_for_selector(".place-form")
+            online = placed_code(page)
+            page.locator(".place-form button.place").click()
+            page.wait_for_selector(f'#play[data-version="{2 + len(SEED)}"]')
             go_offline(page)
+            page.reload()                      # the cached page, then the newer map kept
+            page.wait_for_selector(f'#play[data-version="{2 + len(SEED)}"]')
+            assert ("0,-1", online) in map_tiles(page)
             answer = page.evaluate(
                 """(url) => fetch(url, {headers: {"HX-Request": "true"}})
                      .then(r => r.text().then(t => [r.status,
                            r.headers.get("X-Companion-Offline"), t]))""",
-                f"/play/{game_id}?at=0,-1")
+                f"/play/{game_id}?at=-1,1")
             assert answer == [503, "1", ""]
-            tap_hex(page, 0, -1)
+            tap_hex(page, -1, 1)
             page.locator(".picker .picks li[data-code] a").first.click()
             page.wait_for_selector(".place-form")
             q, r, code = place_chosen(page, 1)
             page.reload()                      # offline: the service worker's cached copy
             page.wait_for_selector(f'svg.hexmap g.tile.pending[data-hex="{q},{r}"]')
+            assert ("0,-1", online) in map_tiles(page)
             assert_not_nested(page, game_id)
             page.context.set_offline(False)
             wait_pending(page, 0)
-            page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 1}"]')
+            page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 2}"]')
             assert live.record(game_id).splitlines()[-1] == f"{q} {r} {code}"
         finally:
             context.close()

@@ -7,7 +7,8 @@ Representation: ``play_data(...)`` is a plain JSON-able dict, embedded in the pa
 * ``edges``: the edge-compatibility table, letter -> the letters it may meet, generated
   from the engine's ``edges_can_meet`` (never written by hand; a test checks every pair).
 * ``dirs``: the six neighbour offsets (edge order 0..5), ``size``: the map's hex size.
-* ``cells``: the active landscape in placement order, ``[q, r, code, has task]``.
+* ``cells``: the active landscape in placement order, ``[q, r, code, has task]``;
+  ``turns``: the turn of each of them (the heading counts on from there).
 * ``tiles``: every catalogue tile (``companion.web.play.tiles.choices``), ``[code, section,
   copies left in this game's box (0 when none or not in play), copies the box holds,
   whether its section is in play]``.
@@ -50,6 +51,7 @@ def texts() -> dict[str, str]:
     """The script's strings, translated (placeholders ``%(name)s`` are filled in JS)."""
     return {
         "hex": _("Hex %(q)s %(r)s"),
+        "turn": _("Turn %(n)s"),
         "tap_hex": _("Tap a dashed hex next to the map."),
         "other_tile": _("other tile"),
         "free_hex": _("Free hex"),
@@ -87,6 +89,8 @@ def play_data(position: Position, board: Board, *, mode: str, at: tuple[int, int
         "size": SIZE,
         "letters": LETTER_OF,
         "cells": [[p.at.q, p.at.r, p.code, p.task is not None] for p in board.history],
+        "turns": list(board.turns),
+        "mode": mode,
         "tiles": tiles,
         "due": due if due in ("task", "landscape") else None,
         "sel": {"at": list(at) if at else None, "tile": tile, "rot": rot},
