@@ -11,6 +11,12 @@ Meanwhile another phone puts a tile on one of the hexes. When the connection ret
 queue is sent, the server re-checks every placement: the one on the taken hex is refused and
 shown with the server's reason, in the player's language (English, then German), the others
 are kept; a reload shows that the server's map is what was placed.
+Also: an undo of a tile already sent waits in the queue (its hex free again on the phone) and a
+task tile takes its marker offline; an undo made stale by another phone is refused, never
+replayed; the end-of-game entry works offline; a connection that fails while navigator.onLine
+stays true is handled the same; the Duel (not recorded offline) says a tap needs the
+connection; with the real service worker a fragment request offline is a bare 503 and a
+reload offline shows the newest map the server sent plus the placements waiting.
 Screenshots: ``test-artifacts/offline-*.png``.
 """
 
@@ -437,3 +443,49 @@ def test_with_the_service_worker_a_fragment_offline_is_never_the_offline_page(
             assert live.record(game_id).splitlines()[-1] == f"{q} {r} {code}"
         finally:
             context.close()
+
+
+def test_an_undo_made_stale_by_another_phone_is_never_replayed(
+        page: Any, live: LiveServer) -> None:
+    """An undo kept offline takes back the last tile *as the phone saw it*: when another
+    phone placed meanwhile it is refused with why (never undoing the other phone's tile);
+    the placement queued after it is still re-checked and kept."""
+    game_id, _text = start_seeded(page, live)
+    go_offline(page)
+    page.locator("button.undo").click()
+    wait_pending(page, 1)
+    tap_hex(page, 0, -1)
+    page.locator(".picker .picks li[data-code] a").first.click()
+    page.wait_for_selector(".place-form")
+    q, r, code = place_chosen(page, 2)
+    other = other_phones_tile(live.record(game_id), Hex(1, 0), avoid=code)
+    server_place(live, game_id, 1, 0, other)
+    page.context.set_offline(False)
+    wait_pending(page, 0)
+    banner = page.locator("#play .refused")
+    banner.wait_for()
+    assert banner.inner_text().startswith("Not saved: Someone else changed this game meanwhile")
+    page.wait_for_selector(f'#play[data-version="{1 + len(SEED) + 2}"]')
+    want = {(f"{a},{b}", c) for a, b, c in [*SEED, (1, 0, other), (q, r, code)]}
+    assert map_tiles(page) == want
+    assert live.placements(game_id) == len(want)
+
+
+def test_the_end_of_game_entry_works_offline(page: Any, live: LiveServer) -> None:
+    game_id, _text = start_seeded(page, live)
+    page.goto(f"{live.url}/play/{game_id}/end")
+    page.wait_for_selector("#play.mode-end")
+    go_offline(page)
+    placed = []
+    for at in (Hex(0, -1), Hex(2, -1)):
+        tap_hex(page, *at)
+        page.locator(".picker .picks li[data-code] a").first.click()
+        page.wait_for_selector(".place-form")
+        assert page.locator('.place-form input[name="mode"]').input_value() == "end"
+        placed.append(place_chosen(page, len(placed) + 1))
+    assert page.locator(".play-head h1").inner_text() == "End-of-game entry"
+    page.context.set_offline(False)
+    wait_pending(page, 0)
+    page.wait_for_selector(f'#play.mode-end[data-version="{1 + len(SEED) + 2}"]')
+    assert page.url.endswith(f"/play/{game_id}/end")
+    assert map_tiles(page) == {(f"{a},{b}", c) for a, b, c in [*SEED, *placed]}
