@@ -500,12 +500,12 @@
   };
 
   window.addEventListener("click", function (e) {
-    var el = e.target.closest && e.target.closest("a[href]");
     var p = play();
-    if (!el || !p || !p.contains(el) || el.closest("svg")) { return; }
-    lastTap = el.matches(TAPS) ? el : null;   /* only these can be done on the phone */
-    if (!lastTap || !local()) { return; }
-    lastTap = null;
+    if (!p || !(e.target instanceof Element) || !p.contains(e.target)) { return; }
+    lastTap = null;                        /* a map link sets it again through companionLocal */
+    var el = e.target.closest("a[href]");
+    if (!el || el.closest("svg") || !el.matches(TAPS)) { return; }   /* only these are done here */
+    if (!local()) { lastTap = el; return; }
     e.preventDefault();
     e.stopPropagation();
     act(el);
@@ -666,7 +666,10 @@
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail && e.detail.xhr;
-    if (xhr && xhr.status > 0 && xhr.status < 500 && !xhr.getResponseHeader("X-Companion-Offline")) { lost = false; }
+    if (xhr && xhr.status > 0 && xhr.status < 500 && !xhr.getResponseHeader("X-Companion-Offline")) {
+      lost = false;
+      lastTap = null;
+    }
   });
   window.addEventListener("online", function () { lost = false; note = ""; });
 
