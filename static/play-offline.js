@@ -99,7 +99,7 @@
       var kind = kindOf(it);
       if (kind === "place" && validCode(field(it, "code"))) {
         var c = { q: Number(field(it, "q")), r: Number(field(it, "r")), code: field(it, "code"),
-                  task: !!field(it, "task_type"), id: it.id };
+                  task: !!field(it, "task_type"), value: field(it, "task_value"), id: it.id };
         cells.push(c);
         count(d, left, c, -1);
       } else if (kind === "undo" && cells.length) {
@@ -216,7 +216,7 @@
     Object.keys(attrs || {}).forEach(function (k) { el.setAttribute(k, attrs[k]); });
     return el;
   }
-  function tileG(d, q, r, code, classes) {
+  function tileG(d, q, r, code, classes, task) {
     var p = pixel(d, q, r);
     var g = svgEl("g", { "class": ["tile"].concat(classes).join(" "), "data-q": q, "data-r": r,
                          "data-hex": key(q, r), "data-code": code,
@@ -225,6 +225,14 @@
       g.appendChild(svgEl("use", { href: "#pw" + e, "class": "w t-" + code[e] }));
     }
     g.appendChild(svgEl("use", { href: "#phex", "class": "outline" }));
+    if (task) {   /* as templates/_hexmap.html draws a task marker */
+      var badge = svgEl("g", { "class": "badge active" });
+      badge.appendChild(svgEl("circle", { r: 12 }));
+      var text = svgEl("text", { y: 5 });
+      text.textContent = task.value || "\u00b7";
+      badge.appendChild(text);
+      g.appendChild(badge);
+    }
     return g;
   }
   function icon(code) {
@@ -253,7 +261,7 @@
     var centres = [];
     m.cells.forEach(function (c) {
       centres.push(pixel(d, c.q, c.r));
-      if (!c.server) { tiles.appendChild(tileG(d, c.q, c.r, c.code, ["pending"])); }
+      if (!c.server) { tiles.appendChild(tileG(d, c.q, c.r, c.code, ["pending"], c.task ? c : null)); }
     });
     var slots = svg.querySelector("g.slots");
     if (!slots) { slots = svgEl("g", { "class": "slots" }); tiles.after(slots); }

@@ -343,7 +343,8 @@ def test_undoing_a_sent_tile_and_a_task_marker_wait_offline(page: Any, live: Liv
     tile = placed_code(page)
     page.locator('.place-form .values button[data-value="5"]').click()
     wait_pending(page, 2)
-    page.wait_for_selector(f'svg.hexmap g.tile.pending[data-hex="{q},{r}"][data-code="{tile}"]')
+    pending = page.locator(f'svg.hexmap g.tile.pending[data-hex="{q},{r}"][data-code="{tile}"]')
+    assert pending.locator(".badge text").text_content() == "5"
     shot(page, "08-undo-and-task-offline")
     assert live.placements(game_id) == len(SEED)
     page.context.set_offline(False)
