@@ -424,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-table", action="store_true",
                         help="(rendered, composite) photos with what a real table shows: "
                              "hand-laid tiles, light colour, lens, mats, clutter, shadow")
+    parser.add_argument("--model", default=None, metavar="NPZ",
+                        help="read edges with this terrain model instead of the shipped one")
     parser.add_argument("--doubt-curve", action="store_true",
                         help="also print how many wrong edges each confidence level catches")
     args = parser.parse_args(argv)
@@ -463,6 +465,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from companion.vision import scan
 
+    if args.model:
+        from companion.vision import terrain_model
+
+        terrain_model.MODEL_PATH = Path(args.model)
     tally = evaluate(cases, lambda photo: scan(photo, config))
     for line in tally.lines():
         print(line)

@@ -37,6 +37,7 @@ from companion.web import access
 from companion.web.campaigns.chart import score_chart
 from companion.web.campaigns.track import cross_id, draw_track
 from companion.web.names import box_name, piece_name, special_name, terrain_name, unlock_name
+from companion.web.reasons import say
 from companion.web.settings import public_url
 
 GREAT_MILL = "great-mill"
@@ -199,7 +200,7 @@ def mill_proposal(db: sqlite_utils.Database, campaign_id: int,
         check = check_great_mill(games[-1]["record"])
     except RulesError:
         return None
-    return MillProposal(int(games[-1]["number"]), check.explanation) if check.met else None
+    return MillProposal(int(games[-1]["number"]), say(check.why)) if check.met else None
 
 
 def tickable(state: CampaignState) -> list[tuple[str, str]]:
