@@ -2,7 +2,7 @@
  *
  * The page carries what recording needs: #play-data (templates/play/_recorder.html, built by
  * companion/web/play/offline.py) holds the catalogue with the copies left in this game's box,
- * the active landscape, the edge-compatibility table generated from the engine's
+ * every landscape with the turn of each tile, the edge-compatibility table generated from the engine's
  * edges_can_meet, the strings to show (in the page's language) and the HTML of the place form.
  * While the phone is offline (navigator.onLine false, or a request of this page failed to
  * reach the server) or placements of this game still wait in the queue, the taps are done
@@ -16,9 +16,12 @@
  * placement. A refused one is listed with the server's reason in a banner at the top of the
  * recorder (kept on the phone until dismissed); the others are kept. When nothing of this game
  * waits any more the recorder is refreshed from the server.
- * Limits: the Duel (whose turns the engine orders) is not recorded offline; there a tap
- * that needs the server says so. Redo needs the connection. The picker offline puts the
- * stack due first only while nothing waits (the server knows the stack of its own map).
+ * In the Duel the landscape shown follows the turn (the player with fewer turns, as
+ * companion.rules.duel.turns) and the tile the other player placed this turn is chosen, with
+ * its task; the picker offers the recent patterns. Limits: redo, a Duel's end-of-game entry
+ * and the other pages need the connection (a tap there says so); the picker offline puts the
+ * stack due first only while nothing waits (the server knows the stack of its own map); the
+ * rules of task markers (a task failing at once, wraparound) are the server's to check.
  * No inline scripts (CSP script-src 'self'). */
 (function () {
   "use strict";
@@ -88,28 +91,76 @@
   function isTask(section) { return !!section && section.indexOf("task") >= 0; }
   function validCode(code) { return /^[FGVTSM]{6}$/.test(code || ""); }
 
-  /* The server's landscape with the waiting submissions applied, and the copies left. */
-  function model(d) {
-    var cells = d.cells.map(function (c) {
-      return { q: c[0], r: c[1], code: c[2], task: !!c[3], server: true };
+  function lastTurn(land) { return land.cells.length ? land.cells[land.cells.length - 1].turn : 0; }
+
+  /* companion.rules.recording.last_section: the landscape of the most recent placement
+   * (the most turns; on a tie the later one). */
+  function lastLand(lands) {
+    var best = null, turn = -1;
+    lands.forEach(function (l) {
+      if (l.cells.length && lastTurn(l) >= turn) { best = l; turn = lastTurn(l); }
     });
+    return best;
+  }
+
+  /* companion.rules.duel.turns.duel_turn: the player with fewer turns places (the first on a
+   * tie); the tile offered is the other player's placement of that turn. */
+  function duelTurn(d, lands) {
+    var best = null;
+    lands.forEach(function (l) { if (!best || lastTurn(l) < lastTurn(best)) { best = l; } });
+    var number = lastTurn(best) + 1, offered = null;
+    lands.forEach(function (o) {
+      if (o === best || offered || lastTurn(o) < number) { return; }
+      for (var i = 0; i < o.cells.length; i++) {
+        if (o.cells[i].turn === number && !o.cells[i].special) { offered = o.cells[i]; break; }
+      }
+    });
+    return { player: best.player, number: number, offered: offered };
+  }
+
+  /* The server's landscapes with the waiting submissions applied, the copies left in the box,
+   * whose turn it is; m.cells / m.at / m.kept are the landscape shown (m.player). */
+  function model(d) {
+    var lands = d.lands.map(function (l) {
+      return { player: l.player, cells: l.cells.map(function (c) {
+        return { q: c[0], r: c[1], code: c[2], task: !!c[3], taskText: c[3], special: !!c[4],
+                 turn: c[5], server: true };
+      }) };
+    });
+    var byPlayer = {};
+    lands.forEach(function (l) { byPlayer[l.player] = l; });
     var left = d.tiles.map(function (t) { return t[2]; });
     var waiting = queued();
     waiting.forEach(function (it) {
       var kind = kindOf(it);
       if (kind === "place" && validCode(field(it, "code"))) {
+        var land = byPlayer[field(it, "player")] || lands[0];
+        var special = d.duel_specials.indexOf(field(it, "special")) >= 0;
+        var type = field(it, "task_type"), value = field(it, "task_value");
         var c = { q: Number(field(it, "q")), r: Number(field(it, "r")), code: field(it, "code"),
-                  task: !!field(it, "task_type"), value: field(it, "task_value"), id: it.id };
-        cells.push(c);
-        count(d, left, c, -1);
-      } else if (kind === "undo" && cells.length) {
-        count(d, left, cells.pop(), 1);
+                  task: !!type, taskText: type ? type + (value ? "/" + value : "") : "", value: value,
+                  special: special, turn: lastTurn(land) + (special && land.cells.length ? 0 : 1), id: it.id };
+        land.cells.push(c);
+        if (!d.duel) { count(d, left, c, -1); }
+      } else if (kind === "undo") {
+        var from = lastLand(lands);
+        if (from) { var gone = from.cells.pop(); if (!d.duel) { count(d, left, gone, 1); } }
       }
     });
-    var at = {};
-    cells.forEach(function (c) { at[key(c.q, c.r)] = c; });
-    var kept = cells.filter(function (c) { return c.server; }).length;
-    return { cells: cells, at: at, left: left, kept: kept, waiting: waiting.length };
+    lands.forEach(function (l) {
+      l.at = {};
+      l.cells.forEach(function (c) { l.at[key(c.q, c.r)] = c; });
+      l.kept = l.cells.filter(function (c) { return c.server; }).length;
+    });
+    var m = { lands: lands, left: left, waiting: waiting.length, turn: d.duel ? duelTurn(d, lands) : null };
+    var shown = d.duel ? byPlayer[(sel && sel.player) || m.turn.player] || byPlayer[m.turn.player] : lands[0];
+    m.land = shown;
+    m.player = shown.player;
+    m.cells = shown.cells;
+    m.at = shown.at;
+    m.kept = shown.kept;
+    m.offered = d.duel && m.turn.player === m.player ? m.turn.offered : null;
+    return m;
   }
 
   /* One copy of ``cell``'s tile leaves (-1) or returns to (+1) the box: the section its kind
@@ -175,7 +226,29 @@
   }
 
   /* The picker (companion.web.play.views.picker): catalogue tiles with a copy left that fit. */
+  /* companion.web.play.views.recent_patterns: distinct tiles placed lately, newest first. */
+  function recent(m) {
+    var placed = [], seen = {}, out = [];
+    m.lands.forEach(function (l) {
+      l.cells.forEach(function (c, i) { placed.push([i, placed.length, c.code]); });
+    });
+    placed.sort(function (a, b) { return (b[0] - a[0]) || (b[1] - a[1]); });
+    for (var i = 0; i < placed.length && out.length < 12; i++) {
+      var c = canonical(placed[i][2]);
+      if (!seen[c]) { seen[c] = true; out.push(placed[i][2]); }
+    }
+    return out;
+  }
+
+  function byMatches(a, b) {
+    return (b.matches - a.matches) || ((a.neighbours - a.matches) - (b.neighbours - b.matches));
+  }
+
   function picks(d, m, at) {
+    if (d.duel) {
+      return recent(m).map(function (code) { return fit(d, m, at, code); })
+        .filter(function (f) { return f; }).sort(byMatches);
+    }
     var order = [], byCode = {};
     d.tiles.forEach(function (t, i) {
       if (m.left[i] <= 0) { return; }
@@ -187,9 +260,7 @@
       var f = fit(d, m, at, code);
       if (f) { f.index = byCode[code]; found.push(f); }
     });
-    found.sort(function (a, b) {
-      return (b.matches - a.matches) || ((a.neighbours - a.matches) - (b.neighbours - b.matches));
-    });
+    found.sort(byMatches);
     if (d.due && !m.waiting) {
       var want = d.due === "task";
       found.sort(function (a, b) {
@@ -241,14 +312,30 @@
     return '<svg class="tile-icon" viewBox="-41 -36 82 72">' + uses + "</svg>";
   }
 
-  function activeMap() {
-    var p = play();
-    return p && (p.querySelector(".landscape.active svg.hexmap") || p.querySelector("svg.hexmap"));
+  /* Every landscape: its tiles; the one shown also its free hexes and the preview. In the
+   * Duel the landscape shown follows the turn (its heading and the other's link). */
+  function renderMaps(d, m, legalHexes) {
+    play().querySelectorAll(".landscape").forEach(function (div) {
+      var land = m.lands.filter(function (l) { return l.player === (div.getAttribute("data-player") || ""); })[0];
+      var svg = div.querySelector("svg.hexmap");
+      if (!land || !svg) { return; }
+      var shown = land === m.land;
+      if (d.duel) {
+        var was = div.classList.contains("active");
+        div.classList.toggle("active", shown);
+        var h2 = div.querySelector("h2");
+        if (h2) {
+          var name = esc(land.player), small = " <small>" + esc(fmt(d.text.tiles, { n: land.cells.length })) + "</small>";
+          h2.innerHTML = (shown ? name : '<a class="switch-player" href="?player=' + encodeURIComponent(land.player) +
+                          '">' + name + "</a>") + small;
+        }
+        if (was !== shown) { svg.removeAttribute("data-viewbox"); }
+      }
+      renderMap(d, land, svg, shown, legalHexes);
+    });
   }
 
-  function renderMap(d, m, legalHexes) {
-    var svg = activeMap();
-    if (!svg) { return; }
+  function renderMap(d, m, svg, shown, legalHexes) {
     var tiles = svg.querySelector("g.tiles");
     if (!tiles) { tiles = svgEl("g", { "class": "tiles" }); svg.insertBefore(tiles, svg.firstChild); }
     var i = 0;
@@ -266,7 +353,7 @@
     var slots = svg.querySelector("g.slots");
     if (!slots) { slots = svgEl("g", { "class": "slots" }); tiles.after(slots); }
     while (slots.firstChild) { slots.removeChild(slots.firstChild); }
-    frontier(d, m).forEach(function (h) {
+    (shown ? frontier(d, m) : []).forEach(function (h) {
       var p = pixel(d, h[0], h[1]);
       centres.push(p);
       var classes = ["slot"];
@@ -282,7 +369,7 @@
       slots.appendChild(a);
     });
     Array.prototype.slice.call(svg.querySelectorAll("g.tile.preview")).forEach(function (g) { g.remove(); });
-    if (sel.at && sel.tile && !m.at[key(sel.at[0], sel.at[1])]) {
+    if (shown && sel.at && sel.tile && !m.at[key(sel.at[0], sel.at[1])]) {
       var code = rotate(sel.tile, sel.rot || 0);
       var ok = illegal(d, m, sel.at, code) === null;
       svg.appendChild(tileG(d, sel.at[0], sel.at[1], code, ["preview", ok ? "legal" : "illegal"]));
@@ -309,9 +396,9 @@
     return t.content.firstElementChild;
   }
 
-  function placeForm(d, code, placed) {
+  function placeForm(d, m, code, placed) {
     var form = fromHtml(d.place_form);
-    var values = { q: sel.at[0], r: sel.at[1], code: placed, tile: code, rot: sel.rot || 0 };
+    var values = { q: sel.at[0], r: sel.at[1], code: placed, tile: code, rot: sel.rot || 0, player: m.player };
     Object.keys(values).forEach(function (name) {
       var input = form.querySelector('input[type="hidden"][name="' + name + '"]');
       if (input) { input.value = String(values[name]); }
@@ -331,13 +418,22 @@
       var shown = [];
       task.querySelectorAll("label[data-letter]").forEach(function (label) {
         var input = label.querySelector("input");
-        var off = placed.indexOf(label.getAttribute("data-letter")) < 0;
+        var off = label.getAttribute("data-letter").split("").some(function (l) { return placed.indexOf(l) < 0; });
         label.hidden = off;
         input.disabled = off;
         input.required = required && !off;
         if (!off) { shown.push(input); }
       });
       if (required && shown.length === 1) { shown[0].checked = true; }
+      var offered = m.offered && m.offered.code === code && m.offered.taskText;
+      if (offered) {   /* the other player's task: its type and marker chosen */
+        var parts = offered.split("/");
+        var radio = parts[0].indexOf("double") === 0 ? null
+          : task.querySelector('input[name="task_type"][value="' + parts[0] + '"]');
+        if (radio && !radio.disabled) { radio.checked = true; }
+        var button = parts[1] && task.querySelector('button.marker-value[data-value="' + parts[1] + '"]');
+        if (button) { button.classList.add("current"); }
+      }
     }
     form.querySelector("button.place").textContent = required ? d.text.place_no_marker
       : fmt(d.text.place, { code: placed, q: sel.at[0], r: sel.at[1] });
@@ -348,9 +444,9 @@
     var p = play(), tools = p.querySelector(".tools");
     p.classList.toggle("has-at", !!sel.at);
     var heading = p.querySelector(".play-head h1");
-    if (heading && d.mode === "live" && d.turns) {
-      var turn = (m.kept ? d.turns[m.kept - 1] : 0) + m.cells.length - m.kept;
-      heading.textContent = fmt(d.text.turn, { n: turn + 1 });
+    if (heading && d.mode === "live") {
+      heading.textContent = d.duel ? fmt(d.text.duel_turn, { n: m.turn.number, player: m.turn.player })
+        : fmt(d.text.turn, { n: lastTurn(m.land) + 1 });
     }
     if (!tools) { return; }
     var T = d.text;
@@ -365,6 +461,9 @@
     var history = tools.querySelector(".history-buttons");
     function before(el) { tools.insertBefore(el, history || null); }
     function after(el) { if (history) { history.after(el); } else { tools.appendChild(el); } }
+    if (m.offered && sel.tile === m.offered.code) {
+      tools.insertBefore(fromHtml('<p class="offered">' + esc(T.offered) + "</p>"), tools.firstChild);
+    }
     if (note) { tools.insertBefore(fromHtml('<p class="hint warn local-note" role="status">' + esc(note) + "</p>"), tools.firstChild); }
     if (sel.tile) {
       var rot = sel.rot || 0, current = rotate(sel.tile, rot), seen = {};
@@ -386,18 +485,18 @@
       } else if (!sel.at && !legalAnywhere.length) {
         before(fromHtml('<p class="hint warn">' + esc(T.fits_nowhere) + "</p>"));
       }
-      if (sel.at) { before(placeForm(d, sel.tile, current)); }
+      if (sel.at) { before(placeForm(d, m, sel.tile, current)); }
     }
     if (sel.at && !sel.tile) {
       var found = picks(d, m, sel.at);
       var items = found.map(function (f) {
-        var left = m.left[f.index];
+        var left = f.index === undefined ? 0 : m.left[f.index];
         return '<li data-code="' + f.code + '" data-rot="' + f.rotation + '"' + (f.matches === f.neighbours ? ' class="perfect"' : "") +
           '><a href="?tile=' + f.code + "&amp;rot=" + f.rotation + '">' + icon(f.placed) + '<span class="code">' + f.code + "</span>" +
-          (isTask(d.tiles[f.index][1]) ? '<span class="badge-task">' + esc(T.task) + "</span>" : "") +
+          (f.index !== undefined && isTask(d.tiles[f.index][1]) ? '<span class="badge-task">' + esc(T.task) + "</span>" : "") +
           (left > 1 ? '<span class="count">&times;' + left + "</span>" : "") + "</a></li>";
       });
-      if (!items.length) { items.push('<li class="hint">' + esc(T.none_fits) + "</li>"); }
+      if (!items.length) { items.push('<li class="hint">' + esc(d.duel ? T.no_recent : T.none_fits) + "</li>"); }
       var due = d.due === "task" && !m.waiting ? '<p class="hint">' + esc(T.task_due) + "</p>" : "";
       after(fromHtml('<section class="picker" aria-label="' + esc(T.picker) + '"><h2>' + esc(T.picker) +
         " <small>" + found.length + "</small></h2>" + due + '<ul class="catalogue picks">' + items.join("") +
@@ -418,7 +517,7 @@
       });
     }
     var undo = tools.querySelector("button.undo"), redo = tools.querySelector("button.redo");
-    if (undo) { undo.disabled = !m.cells.length; }
+    if (undo) { undo.disabled = !lastLand(m.lands); }
     if (redo) { redo.disabled = true; }
   }
 
@@ -426,7 +525,8 @@
     if (selFor === play() && sel) { return; }
     selFor = play();
     sel = { at: d.sel.at ? d.sel.at.slice() : null, tile: d.sel.tile || null,
-            rot: d.sel.rot === null || d.sel.rot === undefined ? null : Number(d.sel.rot) };
+            rot: d.sel.rot === null || d.sel.rot === undefined ? null : Number(d.sel.rot),
+            player: d.player || null };
   }
 
   function render() {
@@ -434,6 +534,7 @@
     if (!d || !d.local) { return; }
     ensureSel(d);
     var m = model(d);
+    if (sel.tile === null && m.offered && d.mode === "live") { sel.tile = m.offered.code; sel.rot = null; }
     var legalHere = [], legalAnywhere = [], legalHexes = {};
     if (sel.tile) {
       frontier(d, m).forEach(function (h) {
@@ -448,7 +549,7 @@
         if (sel.rot === null) { sel.rot = here ? here.rotation : 0; }
       }
     }
-    renderMap(d, m, legalHexes);
+    renderMaps(d, m, legalHexes);
     renderTools(d, m, legalHere, legalAnywhere);
     document.querySelectorAll(".queued-note").forEach(function (n) { n.hidden = !m.waiting; });
   }
@@ -486,6 +587,8 @@
     } else if (el.classList.contains("clear")) {
       sel.tile = null;
       sel.rot = null;
+    } else if (el.classList.contains("switch-player")) {
+      sel = { at: null, tile: null, rot: null, player: el.textContent.trim() };
     } else {
       return false;
     }
@@ -495,7 +598,8 @@
     return true;
   }
 
-  var TAPS = ".catalogue li[data-code] a, .rotations a.rot, .rotations a.rot-step, .chosen a.clear";
+  var TAPS = ".catalogue li[data-code] a, .rotations a.rot, .rotations a.rot-step, .chosen a.clear, " +
+    ".landscape h2 a.switch-player";
 
   /* Called by play.js for a tap on the map's links (after its drag check). */
   window.companionLocal = {
@@ -541,7 +645,7 @@
         Q().drop(last.id);
         render();
         toMap();
-      } else if (model(d).cells.length) {
+      } else if (lastLand(model(d).lands)) {
         Q().submit(form).then(function (result) { if (result.status !== "queued") { refresh(); } });
       }
     } else if (kind === "redo") {
@@ -648,7 +752,7 @@
     if (!item || !d || !d.local || Q().scopeOf(item.action) !== scope()) { return; }
     ensureSel(d);
     if (kindOf(item) === "place") {   /* as the server's page after a placement: no filter */
-      sel = { at: null, tile: null, rot: null };
+      sel = { at: null, tile: null, rot: null, player: null };
       play().querySelectorAll("input[data-filter]").forEach(function (input) { input.value = ""; });
       play().querySelectorAll(".chooser .catalogue li[data-code]").forEach(function (li) { li.hidden = false; });
     }

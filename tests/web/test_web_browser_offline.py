@@ -14,9 +14,10 @@ are kept; a reload shows that the server's map is what was placed.
 Also: an undo of a tile already sent waits in the queue (its hex free again on the phone) and a
 task tile takes its marker offline; an undo made stale by another phone is refused, never
 replayed; the end-of-game entry works offline; a connection that fails while navigator.onLine
-stays true is handled the same; the Duel (not recorded offline) says a tap needs the
-connection; with the real service worker a fragment request offline is a bare 503 and a
-reload offline shows the newest map the server sent plus the placements waiting.
+stays true is handled the same; a Duel is recorded turn by turn offline (the tile the other
+player placed chosen for the next); with the real service worker a fragment request offline
+is a bare 503 and a reload offline shows the newest map the server sent plus the placements
+waiting.
 Screenshots: ``test-artifacts/offline-*.png``.
 """
 
@@ -375,19 +376,68 @@ def test_a_connection_that_fails_while_the_phone_believes_it_is_online(
     assert (f"{q},{r}", code) in map_tiles(page)
 
 
-def test_the_duel_says_a_tap_needs_the_connection(page: Any, live: LiveServer) -> None:
-    """The Duel's turn order is the server's: offline a tap says so, and nothing nests."""
+def test_a_duel_turn_by_turn_offline(page: Any, live: LiveServer) -> None:
+    """Both landscapes, whose turn it is and the tile the other player placed are on the
+    page too: red paints and places a task tile, blue gets it chosen with its marker, red
+    picks it from the recent patterns, undoes; back online the server has both turns."""
     page.goto(f"{live.url}/games/new")
     page.locator('input[name="kind"][value="duel"]').check()
     page.locator(".form-actions button.primary.big").click()
     page.wait_for_selector("#play")
     game_id = int(page.locator("#play").get_attribute("data-game"))
     go_offline(page)
-    page.locator(".landscape.active svg a.slot").first.click()
-    note = page.locator("#play .local-note")
-    note.wait_for()
-    assert note.inner_text() == "You are offline: this needs the connection."
+    heading = page.locator(".play-head h1")
+    assert heading.inner_text() == "Turn 1: red places"
+    page.locator('.landscape[data-player="red"].active svg a.slot').first.click()
+    assert page.locator(".picker .picks li.hint").inner_text().startswith("No recent pattern")
+    for edge, letter in enumerate("FFFFSS"):             # paint the tile (meadow is preset)
+        page.locator(f'.paint input[name="e{edge}"][value="{letter}"]').check()
+    page.locator(".paint button[type=submit]").click()
+    page.wait_for_selector(".place-form")
+    assert page.locator('.place-form input[name="player"]').input_value() == "red"
+    page.locator('.place-form .chips input[value="forest"]').check()
+    page.locator('.place-form .values button[data-value="4"]').click()
+    wait_pending(page, 1)
     assert_not_nested(page, game_id)
+    # blue's turn: the tile red placed is chosen for him, with its task and marker
+    assert heading.inner_text() == "Turn 1: blue places"
+    blue = page.locator('.landscape[data-player="blue"]')
+    assert blue.get_attribute("class") == "landscape active"
+    assert page.locator(".tools .offered").is_visible()
+    assert page.locator(".chosen .code").inner_text() == "FFFFSS"
+    page.locator('.landscape[data-player="blue"] svg a.slot').first.click()
+    page.wait_for_selector(".place-form")
+    assert page.locator('.place-form input[name="task_type"][value="forest"]').is_checked()
+    page.locator(".place-form .values button.current").click()
+    wait_pending(page, 2)
+    # red's second turn: the recent pattern at a tapped hex, as the engine's picker offers it
+    assert heading.inner_text() == "Turn 2: red places"
+    red = page.locator('.landscape[data-player="red"]')
+    red.locator("svg a.slot").first.click()
+    q = int(red.locator("svg a.slot.selected").get_attribute("data-q"))
+    r = int(red.locator("svg a.slot.selected").get_attribute("data-r"))
+    text = ("game: duel\nplayer: red\n0 0 FFFFSS task=forest/4\n"
+            "player: blue\n0 0 FFFFSS task=forest/4\n")
+    position = load_position(text)
+    assert picker_codes(page) == [p.code for p in picker(position, position.board("red"),
+                                                         Hex(q, r))]
+    page.locator(".picker .picks li[data-code] a").first.click()
+    page.wait_for_selector(".place-form")
+    page.locator(".place-form button.place").click()
+    wait_pending(page, 3)
+    assert red.locator("svg g.tile.pending").count() == 2
+    shot(page, "09-duel-offline")
+    fingers(page, "duel")
+    page.locator("button.undo").click()                  # red's second tile, never sent
+    wait_pending(page, 2)
+    assert heading.inner_text() == "Turn 2: red places"
+    assert red.locator("svg g.tile.pending").count() == 1
+    page.context.set_offline(False)
+    wait_pending(page, 0)
+    page.wait_for_selector('#play[data-version="3"]')
+    assert live.record(game_id).count("0 0 FFFFSS task=forest/4") == 2
+    assert heading.inner_text() == "Turn 2: red places"
+    assert page.locator("#play .refused").count() == 0
 
 
 def test_with_the_service_worker_a_fragment_offline_is_never_the_offline_page(

@@ -91,10 +91,17 @@ def test_the_page_carries_the_map_the_box_and_translated_strings(
     assert "%(reason)s" in german["text"]["refused_place"]
 
 
-def test_the_duel_is_not_recorded_offline(
+def test_the_duel_carries_both_landscapes_and_their_turns(
         app: Flask, client: FlaskClient) -> None:
-    duel = new_game(app, "game: duel\nplayer: red\nplayer: blue\n")
-    assert island(client.get(f"/play/{duel}").get_data(as_text=True))["local"] is False
+    duel = new_game(app, "game: duel\nplayer: red\n0 0 FFFFSS task=forest/4\nplayer: blue\n")
+    data = island(client.get(f"/play/{duel}").get_data(as_text=True))
+    assert data["local"] is True and data["duel"] is True and data["player"] == "blue"
+    assert data["lands"] == [
+        {"player": "red", "cells": [[0, 0, "FFFFSS", "forest/4", False, 1]]},
+        {"player": "blue", "cells": []}]
+    assert 'name="player"' in data["place_form"]
+    # the end-of-game entry of a Duel is recorded turn by turn, online
+    assert island(client.get(f"/play/{duel}/end").get_data(as_text=True))["local"] is False
 
 
 def test_the_service_worker_never_swaps_the_offline_page_into_a_fragment() -> None:

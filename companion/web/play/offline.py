@@ -9,13 +9,17 @@ Representation: ``play_data(...)`` is a plain JSON-able dict, embedded in the pa
 * ``dirs``: the six neighbour offsets (edge order 0..5), ``size``: the map's hex size.
 * ``cells``: the active landscape in placement order, ``[q, r, code, has task]``;
   ``turns``: the turn of each of them (the heading counts on from there).
+* ``lands``: every landscape in the record's order (one in the board game, player ``""``):
+  ``{"player", "cells": [[q, r, code, task text or "", a Duel special tile (same turn as
+  the line above), turn], ...]}``; ``player``: the landscape shown; ``duel``;
+  ``duel_specials``: the special tiles that share the turn of the line above.
 * ``tiles``: every catalogue tile (``companion.web.play.tiles.choices``), ``[code, section,
   copies left in this game's box (0 when none or not in play), copies the box holds,
   whether its section is in play]``.
 * ``due``: the stack the next tile comes from (``task``, ``landscape``; None otherwise).
 * ``sel``: the page's selection (``at`` as ``[q, r]``, ``tile``, ``rot``).
 * ``local``: whether the page may record offline (the board game's live and end-of-game
-  entry; not the Duel, whose turn order the engine keeps).
+  entry, the Duel's live recording).
 * ``page``: the page's address without a query (refreshed when the queue is sent).
 * ``text``: the strings the script shows, in the page's language.
 """
@@ -28,6 +32,7 @@ from flask_babel import gettext as _
 
 from companion.rules import (
     DIRECTIONS,
+    DUEL_SPECIALS,
     LETTER_OF,
     TERRAINS,
     Board,
@@ -52,6 +57,10 @@ def texts() -> dict[str, str]:
     return {
         "hex": _("Hex %(q)s %(r)s"),
         "turn": _("Turn %(n)s"),
+        "duel_turn": _("Turn %(n)s: %(player)s places"),
+        "tiles": _("%(n)s tiles"),
+        "offered": _("The tile the other player placed this turn is chosen for you."),
+        "no_recent": _("No recent pattern fits here: paint the edges below."),
         "tap_hex": _("Tap a dashed hex next to the map."),
         "other_tile": _("other tile"),
         "free_hex": _("Free hex"),
@@ -73,8 +82,17 @@ def texts() -> dict[str, str]:
     }
 
 
+def land(position: Position, player: str | None) -> dict[str, Any]:
+    board = position.board(player)
+    return {"player": player or "",
+            "cells": [[p.at.q, p.at.r, p.code, p.task.text() if p.task else "",
+                       p.special in DUEL_SPECIALS, turn]
+                      for p, turn in zip(board.history, board.turns, strict=True)]}
+
+
 def play_data(position: Position, board: Board, *, mode: str, at: tuple[int, int] | None,
-              tile: str | None, rot: int | None, page: str) -> dict[str, Any]:
+              tile: str | None, rot: int | None, page: str,
+              player: str | None = None) -> dict[str, Any]:
     record = position.record
     left = tiles_left(record, board) if not position.is_duel else None
     playing = in_play(record).sections
@@ -93,8 +111,12 @@ def play_data(position: Position, board: Board, *, mode: str, at: tuple[int, int
         "mode": mode,
         "tiles": tiles,
         "due": due if due in ("task", "landscape") else None,
+        "lands": [land(position, name) for name in position.players],
+        "player": player or "",
+        "duel": position.is_duel,
+        "duel_specials": list(DUEL_SPECIALS),
         "sel": {"at": list(at) if at else None, "tile": tile, "rot": rot},
-        "local": not position.is_duel and mode in ("live", "end"),
+        "local": mode == "live" or (mode == "end" and not position.is_duel),
         "page": page,
         "text": texts(),
     }

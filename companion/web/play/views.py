@@ -321,7 +321,7 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
     all_task_values: list[tuple[int, int]] = []
     if mode != "view":
         data = play_data(position, board, mode=mode, at=sel.at, tile=sel.tile, rot=sel.rot,
-                         page=base)
+                         page=base, player=player)
         all_types = task_options(None, duel)
         all_task_values = [(v, sum(max(0, markers_left(record, t, v)) for t in all_types
                                    if v in playing.pool.get(t, {})))
