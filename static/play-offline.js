@@ -2,8 +2,9 @@
  *
  * The page carries what recording needs: #play-data (templates/play/_recorder.html, built by
  * companion/web/play/offline.py) holds the catalogue with the copies left in this game's box,
- * every landscape with the turn of each tile, the edge-compatibility table generated from the engine's
- * edges_can_meet, the strings to show (in the page's language) and the HTML of the place form.
+ * every landscape with the turn of each tile, the edge-compatibility table generated from
+ * the engine's edges_can_meet, the strings to show (in the page's language) and the HTML of
+ * the place form.
  * While the phone is offline (navigator.onLine false, or a request of this page failed to
  * reach the server) or placements of this game still wait in the queue, the taps are done
  * here instead of asking the server: a free hex opens the picker (the tiles that fit there,
