@@ -256,6 +256,13 @@ def test_recording_offline_from_the_first_tap(page: Any, live: LiveServer) -> No
     assert live.placements(game_id) == len(SEED)        # nothing reached the server
     assert_not_nested(page, game_id)
     shot(page, "05-after-undo-offline")
+    # a page the phone cannot make: says so, and the game stays as it is
+    page.locator("nav.play-links a", has_text="End-of-game entry").click()
+    note = page.locator("#play .local-note")
+    note.wait_for()
+    assert note.inner_text() == "You are offline: this needs the connection."
+    assert_not_nested(page, game_id)
+    assert map_tiles(page) == {(f"{q},{r}", c) for q, r, c in SEED + local}
 
     # 5. meanwhile another phone puts a tile on the second hex
     server_text = live.record(game_id)
