@@ -525,14 +525,17 @@ def disputes(w: Walk, game_id: int) -> None:
     page.wait_for_selector(".dispute")
     english = w.game_english(game_id)
     w.look("dispute", english)
-    w.tap(page.locator(".dispute svg a[href]").first)
-    page.wait_for_url(re.compile(r"[?&]q="))
+    w.tap(page.locator(".dispute svg a.slot").first)
+    page.wait_for_url(re.compile(r"[?&]at="))
     page.wait_for_selector(".dispute")
     w.look("dispute-space", english)
     picker = page.locator(".dispute .picks li a, .dispute .catalogue li a")
     if picker.count():
         w.tap(picker.first)
     else:
+        other = page.locator(".dispute details.other-tile")
+        if other.get_attribute("open") is None:
+            w.tap(other.locator("summary"))
         page.locator(".dispute input[name=code]").fill("GGGGGG")
         w.tap(page.locator(".dispute-form button[type=submit]"))
     page.wait_for_selector(".ruling-answer")
