@@ -602,13 +602,21 @@
   var TAPS = ".catalogue li[data-code] a, .rotations a.rot, .rotations a.rot-step, .chosen a.clear, " +
     ".landscape h2 a.switch-player";
 
-  /* Called by play.js for a tap on the map's links (after its drag check). */
+  /* tap: called by play.js for a tap on the map's links (after its drag check).
+   * picker(q, r): the codes the picker offers at that hex on the phone's map, best first
+   * (what a tap there shows offline; the browser tests hold it against the engine). */
   window.companionLocal = {
     tap: function (link) {
       lastTap = link;
       if (!local() || !act(link)) { return false; }
       lastTap = null;
       return true;
+    },
+    picker: function (q, r) {
+      var d = data();
+      if (!d) { return null; }
+      ensureSel(d);
+      return picks(d, model(d), [q, r]).map(function (f) { return f.code + ":" + f.rotation; });
     }
   };
 
