@@ -80,15 +80,22 @@
   } else { init(); }
 })();
 
-/* Popovers (a Duel sheet cell's explanation: details.duel-cell): a tap outside or
- * Escape closes them, so they never hide the rows below for good. */
+/* Popovers: a score sheet's explanations (details.pad-row of the board game's pad,
+ * details.duel-cell and the winner line of a Duel sheet, any details[data-popover]).
+ * A tap outside or Escape closes them, so they never hide the rows below for good. */
 (function () {
   "use strict";
+  var OPEN = "details.pad-row[open], details.duel-cell[open], details.winner-line[open], " +
+    "details[data-popover][open]";
   function closeAll(except) {
-    document.querySelectorAll("details.duel-cell[open]").forEach(function (d) {
+    document.querySelectorAll(OPEN).forEach(function (d) {
       if (!except || !d.contains(except)) { d.open = false; }
     });
   }
-  document.addEventListener("click", function (e) { closeAll(e.target); });
-  document.addEventListener("keydown", function (e) { if (e.key === "Escape") { closeAll(null); } });
+  document.addEventListener("click", function (e) {
+    closeAll(e.target instanceof Node ? e.target : null);
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" || e.key === "Esc") { closeAll(null); }
+  });
 })();

@@ -305,6 +305,23 @@ class FlagsConfig:
     flag_doubt_below: float = 0.75
     """A flag found with less confidence than this (``Flag.confidence``) is shown as
     doubtful (``ScannedTile.flag_doubtful``)."""
+    confidence_min: float = 0.45
+    """Candidates with less confidence are no flag at all (between this and
+    ``flag_doubt_below``: a doubtful flag)."""
+    triangle_low: float = 0.7
+    """Shape evidence: the blob's area over its least enclosing triangle's, 0 at this..."""
+    triangle_high: float = 0.9
+    """...1 at this (a drawn pennant: about 1; roofs, fields, tree clumps: 0.5..0.7)."""
+    outline_full: float = 0.7
+    """Outline evidence is full when this share of the ring is a light outline."""
+    shape_weight: float = 0.6
+    """Weight of the shape evidence in the confidence (the outline has the rest)."""
+    dull_factor: float = 0.8
+    """Confidence factor of a red or yellow blob duller than ``value_min``."""
+    split_factor: float = 0.85
+    """Confidence factor of a blob freed from art of its colour by erosion."""
+    split_steps: int = 4
+    """Erosions (3 x 3 cross) tried to free a pennant from art of its colour."""
 
 
 @dataclass(frozen=True)

@@ -514,7 +514,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         if kind_of_task is not None:
             attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
         code, conf, _, _ = decode(probs, off, sections)
-        flag = find_flag(detail, code, config) if kind_of_task is None else None
+        flag = (find_flag(detail, code, config, tile_meadow[2]) if kind_of_task is None
+                else None)
         if flag is not None:
             attrs["flag"] = flag.kind
             attrs["flag_confidence"] = flag.confidence
