@@ -441,6 +441,14 @@ def test_a_duel_turn_by_turn_offline(page: Any, live: LiveServer) -> None:
     wait_pending(page, 2)
     assert heading.inner_text() == "Turn 2: red places"
     assert red.locator("svg g.tile.pending").count() == 1
+    # a painted tile the board game's box holds as a landscape tile still takes a task here
+    landscape = next(c.code for c in choices() if c.section == "landscape")
+    red.locator("svg a.slot").first.click()
+    for edge, letter in enumerate(landscape):
+        page.locator(f'.paint input[name="e{edge}"][value="{letter}"]').check()
+    page.locator(".paint button[type=submit]").click()
+    page.wait_for_selector(".place-form")
+    assert page.locator(".place-form fieldset.task").count() == 1
     page.context.set_offline(False)
     wait_pending(page, 0)
     page.wait_for_selector('#play[data-version="3"]')
