@@ -414,6 +414,14 @@ def test_a_duel_turn_by_turn_offline(page: Any, live: LiveServer) -> None:
     assert blue.get_attribute("class") == "landscape active"
     assert page.locator(".tools .offered").is_visible()
     assert page.locator(".chosen .code").inner_text() == "FFFFSS"
+    # a look at red's landscape and back (the other player's tile is blue's to place)
+    red = page.locator('.landscape[data-player="red"]')
+    red.locator("h2 a.switch-player").click()
+    assert red.get_attribute("class") == "landscape active"
+    assert page.locator(".tools .offered").count() == 0
+    page.locator('.landscape[data-player="blue"] h2 a.switch-player').click()
+    assert blue.get_attribute("class") == "landscape active"
+    assert page.locator(".chosen .code").inner_text() == "FFFFSS"
     page.locator('.landscape[data-player="blue"] svg a.slot').first.click()
     page.wait_for_selector(".place-form")
     assert page.locator('.place-form input[name="task_type"][value="forest"]').is_checked()
@@ -421,7 +429,6 @@ def test_a_duel_turn_by_turn_offline(page: Any, live: LiveServer) -> None:
     wait_pending(page, 2)
     # red's second turn: the recent pattern at a tapped hex, as the engine's picker offers it
     assert heading.inner_text() == "Turn 2: red places"
-    red = page.locator('.landscape[data-player="red"]')
     red.locator("svg a.slot").first.click()
     q = int(red.locator("svg a.slot.selected").get_attribute("data-q"))
     r = int(red.locator("svg a.slot.selected").get_attribute("data-r"))
