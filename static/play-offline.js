@@ -412,7 +412,7 @@
     var section = sectionOf(d, code);
     var required = isTask(section);
     var task = form.querySelector("fieldset.task");
-    if (task && section !== null && !required) {
+    if (task && !d.duel && section !== null && !required) {   /* as is_task_tile (views.py) */
       task.remove();
     } else if (task) {
       if (!required) { task.setAttribute("data-optional", ""); }
@@ -527,7 +527,7 @@
     selFor = play();
     sel = { at: d.sel.at ? d.sel.at.slice() : null, tile: d.sel.tile || null,
             rot: d.sel.rot === null || d.sel.rot === undefined ? null : Number(d.sel.rot),
-            player: d.player || null };
+            player: d.player || null, fromOffer: null };
   }
 
   function render() {
@@ -535,7 +535,12 @@
     if (!d || !d.local) { return; }
     ensureSel(d);
     var m = model(d);
-    if (sel.tile === null && m.offered && d.mode === "live") { sel.tile = m.offered.code; sel.rot = null; }
+    /* the other player's tile of this turn is chosen (views.recorder_context), and let go of
+     * when the turn it was offered for is gone (an undo) */
+    var offer = m.offered && d.mode === "live" ? m.offered.code : null;
+    if (sel.fromOffer === null) { sel.fromOffer = !!offer && sel.tile === offer; }
+    if (sel.fromOffer && sel.tile !== offer) { sel.tile = null; sel.rot = null; sel.fromOffer = false; }
+    if (sel.tile === null && offer) { sel.tile = offer; sel.rot = null; sel.fromOffer = true; }
     var legalHere = [], legalAnywhere = [], legalHexes = {};
     if (sel.tile) {
       frontier(d, m).forEach(function (h) {
@@ -572,6 +577,7 @@
       sel.at = [Number(el.getAttribute("data-q")), Number(el.getAttribute("data-r"))];
       sel.rot = null;
     } else if (li && el.closest(".picks")) {
+      sel.fromOffer = false;
       sel.tile = li.getAttribute("data-code");
       var rot = li.getAttribute("data-rot");
       if (rot === null) {
@@ -579,6 +585,7 @@
       }
       sel.rot = rot === null || rot === "" ? null : Number(rot);
     } else if (li && el.closest(".catalogue")) {
+      sel.fromOffer = false;
       sel.tile = li.getAttribute("data-code");
       sel.rot = null;
     } else if (el.classList.contains("rot")) {
@@ -589,7 +596,7 @@
       sel.tile = null;
       sel.rot = null;
     } else if (el.classList.contains("switch-player")) {
-      sel = { at: null, tile: null, rot: null, player: el.textContent.trim() };
+      sel = { at: null, tile: null, rot: null, player: el.textContent.trim(), fromOffer: false };
     } else {
       return false;
     }
@@ -602,13 +609,21 @@
   var TAPS = ".catalogue li[data-code] a, .rotations a.rot, .rotations a.rot-step, .chosen a.clear, " +
     ".landscape h2 a.switch-player";
 
-  /* Called by play.js for a tap on the map's links (after its drag check). */
+  /* tap: called by play.js for a tap on the map's links (after its drag check).
+   * picker(q, r): the codes the picker offers at that hex on the phone's map, best first
+   * (what a tap there shows offline; the browser tests hold it against the engine). */
   window.companionLocal = {
     tap: function (link) {
       lastTap = link;
       if (!local() || !act(link)) { return false; }
       lastTap = null;
       return true;
+    },
+    picker: function (q, r) {
+      var d = data();
+      if (!d) { return null; }
+      ensureSel(d);
+      return picks(d, model(d), [q, r]).map(function (f) { return f.code + ":" + f.rotation; });
     }
   };
 
@@ -659,7 +674,7 @@
       e.stopPropagation();
       ensureSel(d);
       var code = painted(form);
-      if (code) { sel.tile = code; sel.rot = null; }
+      if (code) { sel.tile = code; sel.rot = null; sel.fromOffer = false; }
       render();
     } else if (form.classList.contains("filter")) {
       e.preventDefault();
@@ -753,7 +768,7 @@
     if (!item || !d || !d.local || Q().scopeOf(item.action) !== scope()) { return; }
     ensureSel(d);
     if (kindOf(item) === "place") {   /* as the server's page after a placement: no filter */
-      sel = { at: null, tile: null, rot: null, player: null };
+      sel = { at: null, tile: null, rot: null, player: null, fromOffer: false };
       play().querySelectorAll("input[data-filter]").forEach(function (input) { input.value = ""; });
       play().querySelectorAll(".chooser .catalogue li[data-code]").forEach(function (li) { li.hidden = false; });
     }

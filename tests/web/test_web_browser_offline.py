@@ -23,6 +23,7 @@ Screenshots: ``test-artifacts/offline-*.png``.
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -34,6 +35,7 @@ from companion.rules import (
     RulesError,
     build_placement,
     canonical,
+    catalogue,
     fit,
     fits,
     load_position,
@@ -412,6 +414,14 @@ def test_a_duel_turn_by_turn_offline(page: Any, live: LiveServer) -> None:
     assert blue.get_attribute("class") == "landscape active"
     assert page.locator(".tools .offered").is_visible()
     assert page.locator(".chosen .code").inner_text() == "FFFFSS"
+    # a look at red's landscape and back (the other player's tile is blue's to place)
+    red = page.locator('.landscape[data-player="red"]')
+    red.locator("h2 a.switch-player").click()
+    assert red.get_attribute("class") == "landscape active"
+    assert page.locator(".tools .offered").count() == 0
+    page.locator('.landscape[data-player="blue"] h2 a.switch-player').click()
+    assert blue.get_attribute("class") == "landscape active"
+    assert page.locator(".chosen .code").inner_text() == "FFFFSS"
     page.locator('.landscape[data-player="blue"] svg a.slot').first.click()
     page.wait_for_selector(".place-form")
     assert page.locator('.place-form input[name="task_type"][value="forest"]').is_checked()
@@ -419,7 +429,6 @@ def test_a_duel_turn_by_turn_offline(page: Any, live: LiveServer) -> None:
     wait_pending(page, 2)
     # red's second turn: the recent pattern at a tapped hex, as the engine's picker offers it
     assert heading.inner_text() == "Turn 2: red places"
-    red = page.locator('.landscape[data-player="red"]')
     red.locator("svg a.slot").first.click()
     q = int(red.locator("svg a.slot.selected").get_attribute("data-q"))
     r = int(red.locator("svg a.slot.selected").get_attribute("data-r"))
@@ -439,6 +448,14 @@ def test_a_duel_turn_by_turn_offline(page: Any, live: LiveServer) -> None:
     wait_pending(page, 2)
     assert heading.inner_text() == "Turn 2: red places"
     assert red.locator("svg g.tile.pending").count() == 1
+    # a painted tile the board game's box holds as a landscape tile still takes a task here
+    landscape = next(c.code for c in choices() if c.section == "landscape")
+    red.locator("svg a.slot").first.click()
+    for edge, letter in enumerate(landscape):
+        page.locator(f'.paint input[name="e{edge}"][value="{letter}"]').check()
+    page.locator(".paint button[type=submit]").click()
+    page.wait_for_selector(".place-form")
+    assert page.locator(".place-form fieldset.task").count() == 1
     page.context.set_offline(False)
     wait_pending(page, 0)
     page.wait_for_selector('#play[data-version="3"]')
@@ -547,3 +564,37 @@ def test_the_end_of_game_entry_works_offline(page: Any, live: LiveServer) -> Non
     page.wait_for_selector(f'#play.mode-end[data-version="{1 + len(SEED) + 2}"]')
     assert page.url.endswith(f"/play/{game_id}/end")
     assert map_tiles(page) == {(f"{a},{b}", c) for a, b, c in [*SEED, *placed]}
+
+
+def test_the_phones_picker_is_the_engines_on_every_free_hex(page: Any, live: LiveServer) -> None:
+    """Random landscapes of 20 tiles: at every free hex the picker the phone computes (edge
+    matching from the page's table) offers the engine's tiles, in its order, each in the
+    engine's best rotation."""
+    page.goto(f"{live.url}/games/new")
+    page.locator(".form-actions button.primary.big").click()
+    page.wait_for_selector("#play")
+    game_id = int(page.locator("#play").get_attribute("data-game"))
+    rng = random.Random(2)
+    bag = [t.code for t in catalogue() if t.section in ("landscape", "task")]
+    rng.shuffle(bag)
+    placed = 0
+    for code in bag:
+        if placed == 20:
+            break
+        board = load_position(live.record(game_id)).board()
+        spots = board.frontier() or [Hex(0, 0)]
+        rng.shuffle(spots)
+        found = next(((h, f) for h in spots if (f := fit(board, h, code)) is not None), None)
+        if found is None:
+            continue
+        server_place(live, game_id, found[0].q, found[0].r, found[1].placed)
+        placed += 1
+        if placed % 5:
+            continue
+        page.goto(f"{live.url}/play/{game_id}")
+        position = load_position(live.record(game_id))
+        board = position.board()
+        for at in board.frontier():
+            phone = page.evaluate("([q, r]) => window.companionLocal.picker(q, r)", [at.q, at.r])
+            engine = [f"{p.code}:{p.fit.rotation}" for p in picker(position, board, at)]
+            assert phone == engine, (placed, at)
