@@ -113,8 +113,9 @@ def _inside(radius: int, shape: tuple[int, ...]) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _rim_cached(radius: int, shape: tuple[int, int]) -> np.ndarray:
     inside = _inside(radius, shape).astype(np.uint8)
-    rim = inside & (1 - cv2.erode(inside, np.ones((RIM_PX, RIM_PX), np.uint8),
-                                   borderType=cv2.BORDER_CONSTANT, borderValue=0))
+    core = np.asarray(cv2.erode(inside, np.ones((RIM_PX, RIM_PX), np.uint8),
+                                borderType=cv2.BORDER_CONSTANT, borderValue=0), np.uint8)
+    rim = inside & (1 - core)
     rim.setflags(write=False)
     return rim
 
