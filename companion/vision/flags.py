@@ -259,6 +259,8 @@ def confidence(c: Candidate, config: ScanConfig = DEFAULT_CONFIG) -> float:
         conf *= fc.dull_factor  # a pennant's red or yellow is bright; roofs in shade are not
     if c.split:
         conf *= fc.split_factor
+    if c.fill > fc.fill_soft:
+        conf *= fc.full_factor  # rounder than a sharp triangle (blur at low resolution)
     return float(conf)
 
 
