@@ -326,8 +326,12 @@ class FlagsConfig:
     """Pixels this much lighter than the opening are outline, not pennant."""
     outline_min: float = 0.5
     """Least share of a pennant's surrounding ring that is pale outline."""
-    fill_max: float = 0.72
-    """A pennant (a triangle) fills at most this share of its least bounding rectangle."""
+    fill_max: float = 0.8
+    """A pennant (a triangle) fills at most this share of its least bounding rectangle..."""
+    fill_soft: float = 0.72
+    """...and one filling more than this (blurred round) has its confidence scaled by
+    ``full_factor``."""
+    full_factor: float = 0.7
     flag_doubt_below: float = 0.75
     """A flag found with less confidence than this (``Flag.confidence``) is shown as
     doubtful (``ScannedTile.flag_doubtful``)."""
