@@ -58,6 +58,8 @@ ENGLISH = re.compile(
 the text of such a page (the maps' tile titles, in the notation, and the notation
 itself aside) is a string left untranslated."""
 TITLES = re.compile(r"<title>.*?</title>", re.S)
+NOTATION = re.compile(r"'[a-z-]+:'")
+"""A header key of the record quoted in a sentence (``'completed:'``)."""
 KNOWN = {
     r"/games/\d+/dispute\S*: target under 44 px: a '[^']+' \d+x19$":
         "templates/disputes/_dispute.html (disputes helper): the 'Back to the game' link "
@@ -170,6 +172,18 @@ OVERFLOW = """() => ({width: document.scrollingElement.scrollWidth, inner: windo
     + Math.round(e.getBoundingClientRect().right))})"""
 
 
+UNFOLD = """(open) => {
+  const shut = document.querySelectorAll(open
+    ? "details:not([open]):not(.pad-row):not(.duel-cell):not(.winner-line)"
+    : "details[data-unfolded]");
+  for (const d of shut) {
+    d.open = open;
+    if (open) d.setAttribute("data-unfolded", ""); else d.removeAttribute("data-unfolded");
+  }
+  return shut.length;
+}"""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("walks") / "walks.sqlite"
@@ -210,8 +224,9 @@ class Walk:
     def note(self, what: str) -> None:
         self.problems.append(f"[{self.lang}] {self.n:02d} {what}")
 
-    def look(self, name: str, english: set[str] | None = None) -> None:
-        """Screenshot, overflow, targets and text of the page now shown."""
+    def look(self, name: str, english: set[str] | None = None, unfold: bool = False) -> None:
+        """Screenshot, overflow, targets and text of the page now shown; ``unfold``: then
+        again with every closed disclosure (not a popover) open, and closed again."""
         page = self.page
         page.wait_for_load_state()
         self.n += 1
@@ -230,11 +245,15 @@ class Walk:
             self.note(str(err).split("\n")[0])
         text = visible(html)
         if self.lang != "en":
-            for found in ENGLISH.finditer(visible(TITLES.sub(" ", html))):
+            words = NOTATION.sub(" ", visible(TITLES.sub(" ", html)))
+            for found in ENGLISH.finditer(words):
                 self.note(f"{name} {page.url}: English word {found.group(0)!r}")
         (self.folder / f"{label}.txt").write_text(text, encoding="utf-8")
         if english and self.lang == "en":
             self.shown |= {e for e in english if e in text}
+        if unfold and page.evaluate(UNFOLD, True):
+            self.look(f"{name}-unfolded", english)
+            page.evaluate(UNFOLD, False)
 
     def tap(self, locator: Any) -> None:
         locator.scroll_into_view_if_needed()
@@ -248,7 +267,7 @@ class Walk:
 def walk(request: pytest.FixtureRequest, chromium: Any, server: LiveServer) -> Iterator[Walk]:
     lang = request.param
     context = chromium.new_context(
-        viewport=VIEWPORT, device_scale_factor=2, is_mobile=True, has_touch=True,
+        viewport=VIEWPORT, device_scale_factor=1, is_mobile=True, has_touch=True,
         service_workers="block", locale=LOCALES[lang], base_url=server.url)
     context.set_default_timeout(15_000)
     page = context.new_page()
@@ -333,7 +352,7 @@ def board_game(w: Walk) -> int:
         w.tap(page.locator(".picks li[data-code]:not(:has(.badge-task)) a").first)
         page.wait_for_selector(".place-form")
         if turn == 0:
-            w.look("recorder-tile-chosen")
+            w.look("recorder-tile-chosen", unfold=True)
             w.tap(page.locator(".rotations .rot-step"))
             page.wait_for_selector(".place-form")
             w.look("recorder-rotated")
@@ -350,7 +369,7 @@ def board_game(w: Walk) -> int:
     changed(page, before)
     w.tap(page.locator(".play-links a.score-link"))
     page.wait_for_selector("#sheet")
-    w.look("sheet", w.game_english(game_id))
+    w.look("sheet", w.game_english(game_id), unfold=True)
     popover(w, "details.pad-row", "sheet-explanation")
     return game_id
 
@@ -377,6 +396,7 @@ def duel(w: Walk) -> int:
     w.tap(page.locator(".bottom-bar a.primary"))
     page.wait_for_selector(".new-game")
     w.tap(page.locator('label.big-choice:has(input[value="duel"])'))
+    w.tap(page.locator('.new-game label:has(input[name="modules"][value="1"])'))
     w.look("new-duel")
     w.tap(page.locator(".new-game button[type=submit]"))
     page.wait_for_selector("#play .landscape.active svg a.slot")
@@ -406,7 +426,7 @@ def duel(w: Walk) -> int:
     w.look("duel-other-landscape", w.game_english(game_id))
     w.tap(page.locator(".play-links a.score-link"))
     page.wait_for_selector("#sheet")
-    w.look("duel-sheet", w.game_english(game_id))
+    w.look("duel-sheet", w.game_english(game_id), unfold=True)
     popover(w, "details.duel-cell", "duel-explanation")
     return game_id
 
@@ -415,7 +435,7 @@ def campaign(w: Walk) -> None:
     page = w.page
     w.tap(page.locator(".bottom-bar a[href='/campaigns']"))
     page.wait_for_selector("#camp-name")
-    w.look("campaigns")
+    w.look("campaigns", unfold=True)
     page.fill("#camp-name", "Sunday")
     page.fill("#camp-players", "Ana, Rui")
     w.tap(page.locator("form:has(#camp-name) button[type=submit]"))
@@ -447,7 +467,7 @@ def campaign(w: Walk) -> None:
     popover(w, "details.pad-row", "campaign-game-explanation")
     w.tap(page.locator(".game-campaign a"))
     page.wait_for_selector("#campaign")
-    w.look("campaign-sheet", campaign_english(w.live, cid))
+    w.look("campaign-sheet", campaign_english(w.live, cid), unfold=True)
     page.fill(".finish-form input[name=score]", "120")
     before = version_of(page, "#campaign")
     w.tap(page.locator(".finish-form button[type=submit]"))
@@ -477,7 +497,7 @@ def photo(w: Walk) -> None:
     w.tap(page.locator(".photo-form button[type=submit]"))
     page.wait_for_url(re.compile(r".*/photos/review$"), timeout=90_000)
     page.wait_for_selector(".photo-overlay .ov-tile")
-    w.look("photo-review")
+    w.look("photo-review", unfold=True)
     review = w.live.review(game_id)
     truth = truth_on(review)
     shown = [h for h in truth if h in review.tiles]
@@ -550,6 +570,70 @@ def task_dispute(w: Walk) -> None:
     disputes(w, game_id)
 
 
+def end_of_game(w: Walk) -> None:
+    """"Enter the final map": a new game, the end-of-game entry, a tile, a marker."""
+    page = w.page
+    page.goto("/")
+    w.tap(page.locator(".ways-in a[href='/games/new?then=end']"))
+    page.wait_for_selector(".new-game")
+    w.look("new-game-then-end")
+    w.tap(page.locator(".new-game button[type=submit]"))
+    page.wait_for_url(re.compile(r"/play/\d+/end$"))
+    page.wait_for_selector("#play svg a.slot")
+    game_id = game_id_of(page)
+    w.look("end-of-game-entry")
+    w.tap(page.locator("#play svg a.slot").first)
+    page.wait_for_selector(".picks")
+    w.tap(page.locator(".picks li[data-code]:not(:has(.badge-task)) a").first)
+    page.wait_for_selector(".place-form")
+    before = version_of(page)
+    w.tap(page.locator(".place-form button.place"))
+    changed(page, before)
+    before = version_of(page)
+    w.tap(page.locator(".marker-button:not([disabled])").first)
+    changed(page, before)
+    w.look("end-of-game-marker", w.game_english(game_id))
+
+
+def score_page(w: Walk) -> None:
+    """The bottom bar's Score: a record with a mistake, then a good one, its sheet."""
+    page = w.page
+    w.tap(page.locator(".bottom-bar a[href='/score']"))
+    page.wait_for_selector(".score-page textarea")
+    w.look("score")
+    wrong = "game: board-game\n0 0 GGGGGG\n0 0 FFFFFF\n"
+    page.locator(".score-page textarea").fill(wrong)
+    w.tap(page.locator(".score-page button[type=submit]"))
+    page.wait_for_selector(".score-page .error")
+    w.look("score-refused", english_of(wrong))
+    record = (DATA / "bg_pool_warnings.dorf").read_text(encoding="utf-8")
+    page.locator(".score-page textarea").fill(record)
+    w.tap(page.locator(".score-page button[type=submit]"))
+    page.wait_for_selector(".score-page #sheet")
+    w.look("score-sheet", english_of(record))
+    popover(w, "details.pad-row", "score-explanation")
+
+
+def edit_record(w: Walk, game_id: int) -> None:
+    page = w.page
+    page.goto(f"/games/{game_id}")
+    w.tap(page.locator(f".game-actions a[href='/games/{game_id}/edit']"))
+    page.wait_for_selector(".edit textarea")
+    w.look("edit-record")
+    w.tap(page.locator(".edit .form-actions a.button"))
+    page.wait_for_selector("#sheet")
+
+
+def rules_and_errors(w: Walk) -> None:
+    page = w.page
+    w.tap(page.locator(".bottom-bar a[href='/rules']"))
+    page.wait_for_selector(".rule-section")
+    w.look("rules")
+    page.goto("/games/999999")
+    page.wait_for_selector(".error-page")
+    w.look("error-page")
+
+
 def join(w: Walk) -> None:
     page = w.page
     page.goto("/")
@@ -582,6 +666,10 @@ def test_every_flow_by_taps(walk: Walk) -> None:
     photo(walk)
     disputes(walk, board)
     task_dispute(walk)
+    end_of_game(walk)
+    score_page(walk)
+    edit_record(walk, board)
+    rules_and_errors(walk)
     join(walk)
     language(walk)
     if walk.lang == "en":  # so the other languages' comparison is with text really shown
