@@ -65,6 +65,10 @@ KNOWN = {
         "templates/disputes/_dispute.html (disputes helper): the 'Back to the game' link "
         "above the map is 19 px tall; it needs class=\"back-link\" (app.css: inline-flex, "
         "min-height 48 px)",
+    r"/games/\d+/dispute\S*: target under 44 px: svg\.map a '-?\d+,-?\d+' \d+x\d+$":
+        "templates/disputes/_dispute.html (disputes helper): the dashed spaces of the map "
+        "of a 22-tile game are 35x31 px: the map shrinks to the screen's width; wrapped "
+        "in <div class=\"pan-frame\"> (app.js) it is drawn with 46 px spaces and pans",
     r"/play/\d+/map\?\S*: target under 44 px: a '[^']*' ([1-3]\d|4[0-3])x44$":
         "templates/play/_map_page.html + static/map.css (recorder helper): the tabs of "
         "nav.explain-paths (Forest, Grain, Track, Tasks, Total) are 21-43 px wide (Vía, Río); "
@@ -484,7 +488,7 @@ def campaign_english(live: LiveServer, cid: int) -> set[str]:
     return {render(x) for x in state.warnings}
 
 
-def photo(w: Walk) -> None:
+def photo(w: Walk) -> int:
     page = w.page
     page.goto("/")
     w.tap(page.locator(".ways-in a[href='/games/new?then=photo']"))
@@ -510,6 +514,7 @@ def photo(w: Walk) -> None:
     w.tap(page.locator("button.confirm"))
     page.wait_for_url(re.compile(rf".*/play/{game_id}/end$"))
     w.look("photo-end-of-game", w.game_english(game_id))
+    return game_id
 
 
 def fix(page: Any, live: LiveServer, game_id: int, truth: dict[Any, Any]) -> None:
@@ -663,8 +668,9 @@ def test_every_flow_by_taps(walk: Walk) -> None:
     final_map(walk, "duel_m1_cards_mix")
     popover(walk, "details.duel-cell", "duel-cards-explanation")
     campaign(walk)
-    photo(walk)
+    photographed = photo(walk)
     disputes(walk, board)
+    disputes(walk, photographed)  # a map of 22 tiles
     task_dispute(walk)
     end_of_game(walk)
     score_page(walk)
