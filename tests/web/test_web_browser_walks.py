@@ -9,15 +9,23 @@ tap outside and by Escape; a final map entered as a record text (the scenarios o
 both landscapes, its sheet and its popover; a campaign (new campaign, a finished game,
 crosses on the track, a game in it, the campaign sheet, its history, the next game); one
 photo (``sample_photos/wood-from-above.jpg``: upload, review, a tile fixed, the map
-confirmed); the disputes ("may this tile go here?", "did that task fail?"); ``/join``;
-the language setting.
+confirmed); the disputes ("may this tile go here?" on a small and a 22-tile map, "did
+that task fail?" on a game whose marker fails, with its explained map); the end-of-game
+entry; the Score page (a refused record, then a sheet and its popover); editing a
+record; the rules; an error page; ``/join``; the language setting.
 
-On every page reached the walk saves a full-page screenshot and asserts: no horizontal
-overflow (``document.scrollingElement.scrollWidth <= window.innerWidth``), no visible
-interactive element under 44x44 CSS px (``TARGETS``: its box, or else the hit area the
-browser gives it around its centre), and no internal id nor untranslated engine text
-(``test_web_languages.check`` on ``page.content()``). The problems of a walk are
-collected and reported together at its end.
+On every page reached the walk saves a full-page screenshot (and the page's visible
+text) and asserts: no horizontal overflow (``document.scrollingElement.scrollWidth <=
+window.innerWidth``, and ``innerWidth`` still the phone's 390 px: a phone's browser
+widens its viewport to a too wide page); no visible interactive element under 44x44
+CSS px (``TARGETS``: its box, or else the hit area the browser gives it around its
+centre; a map's hexes where the map shows them); no internal id nor untranslated engine
+text (``test_web_languages.check`` on ``page.content()``, with the engine's English
+sentences of that game); no English word of the interface in de, es, pt-BR
+(``ENGLISH``). Every disclosure of the main pages is also looked at unfolded. The
+problems of a walk are collected and reported together at its end; those of pages
+other helpers own (``KNOWN``) xfail the walk, with where and what, when nothing else is
+wrong.
 
 Screenshots: ``$COMPANION_SCREENSHOTS/<lang>/<nn>-<page>.png`` when that variable is
 set, else ``build/screenshots/<lang>/`` in the repository (git-ignored).
@@ -168,12 +176,15 @@ TARGETS = """(min) => {
   return out;
 }"""
 
-OVERFLOW = """() => ({width: document.scrollingElement.scrollWidth, inner: window.innerWidth,
+OVERFLOW = """(phone) => ({width: document.scrollingElement.scrollWidth, inner: window.innerWidth,
   wide: [...document.querySelectorAll("body *")].filter(e => {
-    const r = e.getBoundingClientRect(); return r.width && r.right > window.innerWidth + 0.5
-      && !e.closest("svg") && getComputedStyle(e).position !== "fixed";
+    const r = e.getBoundingClientRect();
+    return r.width && r.right > phone + 0.5 && !e.closest("svg")
+      && getComputedStyle(e).position !== "fixed";
   }).slice(0, 4).map(e => e.tagName.toLowerCase() + "." + String(e.className) + " "
     + Math.round(e.getBoundingClientRect().right))})"""
+"""Horizontal overflow. A phone's browser (``is_mobile``) widens its layout viewport to
+a too wide page, so ``innerWidth`` must also stay the phone's 390 px."""
 
 
 UNFOLD = """(open) => {
@@ -236,7 +247,7 @@ class Walk:
         self.n += 1
         label = f"{self.n:02d}-{name}"
         page.screenshot(path=str(self.folder / f"{label}.png"), full_page=True)
-        width = page.evaluate(OVERFLOW)
+        width = page.evaluate(OVERFLOW, VIEWPORT["width"])
         if width["width"] > width["inner"] or width["inner"] != VIEWPORT["width"]:
             self.note(f"{name} {page.url}: scrolls sideways {width}")
         for small in page.evaluate(TARGETS, MIN):
