@@ -4,8 +4,7 @@
  *   follows the server's redirect to the review, on a refusal it shows the answered page.
  * - Review: tapping a tile of the engine's map opens that tile's editor (like tapping it
  *   on the photo); after an htmx swap the editor scrolls into view; "Zoom" shows the
- *   photo larger in its scrolling frame; a map whose tappable hexes would be drawn under
- *   46 px is drawn larger in its frame (panned) instead.
+ *   photo twice as large in its scrolling frame (a .pan-frame of app.js).
  */
 (function () {
   "use strict";
@@ -88,39 +87,10 @@
     }
   });
 
-  /* Phone screens: a map whose tappable hexes (the photo's tiles and dashed hexes, the
-   * engine map's free hexes) would be drawn under MIN_TARGET px is drawn larger in its
-   * scrolling frame, panned by a finger, instead of shrinking them; "Zoom" doubles it. */
-  var MIN_TARGET = 46;
-  function fit(root) {
-    root.querySelectorAll(".photo-scroll, .review-map").forEach(function (box) {
-      var svg = box.querySelector("svg");
-      if (!svg) { return; }
-      svg.style.width = "";
-      svg.style.maxWidth = "";
-      svg.style.maxHeight = "none";
-      var least = Infinity;
-      svg.querySelectorAll("a").forEach(function (a) {
-        var r = a.getBoundingClientRect();
-        if (r.width && r.height) { least = Math.min(least, r.width, r.height); }
-      });
-      var scale = least < MIN_TARGET ? MIN_TARGET / least : 1;
-      if (box.classList.contains("zoomed")) { scale *= 2; }
-      var width = svg.getBoundingClientRect().width;
-      if (scale > 1 && width) {
-        svg.style.width = Math.ceil(width * scale) + "px";
-        svg.style.maxWidth = "none";
-        svg.style.height = "auto";
-      }
-    });
-  }
-
   function enableZoom(root) {
     root.querySelectorAll("[data-zoom-photo]").forEach(function (b) { b.hidden = false; });
-    fit(root);
   }
   document.addEventListener("DOMContentLoaded", function () { enableZoom(document); });
-  window.addEventListener("resize", function () { fit(document); });
   document.addEventListener("click", function (ev) {
     var b = ev.target instanceof Element ? ev.target.closest("[data-zoom-photo]") : null;
     if (!b) { return; }
@@ -128,7 +98,7 @@
     var on = !box.classList.contains("zoomed");
     box.classList.toggle("zoomed", on);
     b.setAttribute("aria-pressed", on ? "true" : "false");
-    fit(b.closest(".photo-frame"));
+    document.dispatchEvent(new Event("fit-frames"));  /* app.js: the frame's map, larger */
   });
 
   document.addEventListener("htmx:afterSwap", function () {

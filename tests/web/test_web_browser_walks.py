@@ -9,15 +9,23 @@ tap outside and by Escape; a final map entered as a record text (the scenarios o
 both landscapes, its sheet and its popover; a campaign (new campaign, a finished game,
 crosses on the track, a game in it, the campaign sheet, its history, the next game); one
 photo (``sample_photos/wood-from-above.jpg``: upload, review, a tile fixed, the map
-confirmed); the disputes ("may this tile go here?", "did that task fail?"); ``/join``;
-the language setting.
+confirmed); the disputes ("may this tile go here?" on a small and a 22-tile map, "did
+that task fail?" on a game whose marker fails, with its explained map); the end-of-game
+entry; the Score page (a refused record, then a sheet and its popover); editing a
+record; the rules; an error page; ``/join``; the language setting.
 
-On every page reached the walk saves a full-page screenshot and asserts: no horizontal
-overflow (``document.scrollingElement.scrollWidth <= window.innerWidth``), no visible
-interactive element under 44x44 CSS px (``TARGETS``: its box, or else the hit area the
-browser gives it around its centre), and no internal id nor untranslated engine text
-(``test_web_languages.check`` on ``page.content()``). The problems of a walk are
-collected and reported together at its end.
+On every page reached the walk saves a full-page screenshot (and the page's visible
+text) and asserts: no horizontal overflow (``document.scrollingElement.scrollWidth <=
+window.innerWidth``, and ``innerWidth`` still the phone's 390 px: a phone's browser
+widens its viewport to a too wide page); no visible interactive element under 44x44
+CSS px (``TARGETS``: its box, or else the hit area the browser gives it around its
+centre; a map's hexes where the map shows them); no internal id nor untranslated engine
+text (``test_web_languages.check`` on ``page.content()``, with the engine's English
+sentences of that game); no English word of the interface in de, es, pt-BR
+(``ENGLISH``). Every disclosure of the main pages is also looked at unfolded. The
+problems of a walk are collected and reported together at its end; those of pages
+other helpers own (``KNOWN``) xfail the walk, with where and what, when nothing else is
+wrong.
 
 Screenshots: ``$COMPANION_SCREENSHOTS/<lang>/<nn>-<page>.png`` when that variable is
 set, else ``build/screenshots/<lang>/`` in the repository (git-ignored).
@@ -58,11 +66,17 @@ ENGLISH = re.compile(
 the text of such a page (the maps' tile titles, in the notation, and the notation
 itself aside) is a string left untranslated."""
 TITLES = re.compile(r"<title>.*?</title>", re.S)
+NOTATION = re.compile(r"'[a-z-]+:'")
+"""A header key of the record quoted in a sentence (``'completed:'``)."""
 KNOWN = {
     r"/games/\d+/dispute\S*: target under 44 px: a '[^']+' \d+x19$":
         "templates/disputes/_dispute.html (disputes helper): the 'Back to the game' link "
         "above the map is 19 px tall; it needs class=\"back-link\" (app.css: inline-flex, "
         "min-height 48 px)",
+    r"/games/\d+/dispute\S*: target under 44 px: svg\.map a '-?\d+,-?\d+' \d+x\d+$":
+        "templates/disputes/_dispute.html (disputes helper): the dashed spaces of the map "
+        "of a 22-tile game are 35x31 px: the map shrinks to the screen's width; wrapped "
+        "in <div class=\"pan-frame\"> (app.js) it is drawn with 46 px spaces and pans",
     r"/play/\d+/map\?\S*: target under 44 px: a '[^']*' ([1-3]\d|4[0-3])x44$":
         "templates/play/_map_page.html + static/map.css (recorder helper): the tabs of "
         "nav.explain-paths (Forest, Grain, Track, Tasks, Total) are 21-43 px wide (Vía, Río); "
@@ -162,12 +176,27 @@ TARGETS = """(min) => {
   return out;
 }"""
 
-OVERFLOW = """() => ({width: document.scrollingElement.scrollWidth, inner: window.innerWidth,
+OVERFLOW = """(phone) => ({width: document.scrollingElement.scrollWidth, inner: window.innerWidth,
   wide: [...document.querySelectorAll("body *")].filter(e => {
-    const r = e.getBoundingClientRect(); return r.width && r.right > window.innerWidth + 0.5
-      && !e.closest("svg") && getComputedStyle(e).position !== "fixed";
+    const r = e.getBoundingClientRect();
+    return r.width && r.right > phone + 0.5 && !e.closest("svg")
+      && getComputedStyle(e).position !== "fixed";
   }).slice(0, 4).map(e => e.tagName.toLowerCase() + "." + String(e.className) + " "
     + Math.round(e.getBoundingClientRect().right))})"""
+"""Horizontal overflow. A phone's browser (``is_mobile``) widens its layout viewport to
+a too wide page, so ``innerWidth`` must also stay the phone's 390 px."""
+
+
+UNFOLD = """(open) => {
+  const shut = document.querySelectorAll(open
+    ? "details:not([open]):not(.pad-row):not(.duel-cell):not(.winner-line)"
+    : "details[data-unfolded]");
+  for (const d of shut) {
+    d.open = open;
+    if (open) d.setAttribute("data-unfolded", ""); else d.removeAttribute("data-unfolded");
+  }
+  return shut.length;
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -210,14 +239,15 @@ class Walk:
     def note(self, what: str) -> None:
         self.problems.append(f"[{self.lang}] {self.n:02d} {what}")
 
-    def look(self, name: str, english: set[str] | None = None) -> None:
-        """Screenshot, overflow, targets and text of the page now shown."""
+    def look(self, name: str, english: set[str] | None = None, unfold: bool = False) -> None:
+        """Screenshot, overflow, targets and text of the page now shown; ``unfold``: then
+        again with every closed disclosure (not a popover) open, and closed again."""
         page = self.page
         page.wait_for_load_state()
         self.n += 1
         label = f"{self.n:02d}-{name}"
         page.screenshot(path=str(self.folder / f"{label}.png"), full_page=True)
-        width = page.evaluate(OVERFLOW)
+        width = page.evaluate(OVERFLOW, VIEWPORT["width"])
         if width["width"] > width["inner"] or width["inner"] != VIEWPORT["width"]:
             self.note(f"{name} {page.url}: scrolls sideways {width}")
         for small in page.evaluate(TARGETS, MIN):
@@ -230,11 +260,15 @@ class Walk:
             self.note(str(err).split("\n")[0])
         text = visible(html)
         if self.lang != "en":
-            for found in ENGLISH.finditer(visible(TITLES.sub(" ", html))):
+            words = NOTATION.sub(" ", visible(TITLES.sub(" ", html)))
+            for found in ENGLISH.finditer(words):
                 self.note(f"{name} {page.url}: English word {found.group(0)!r}")
         (self.folder / f"{label}.txt").write_text(text, encoding="utf-8")
         if english and self.lang == "en":
             self.shown |= {e for e in english if e in text}
+        if unfold and page.evaluate(UNFOLD, True):
+            self.look(f"{name}-unfolded", english)
+            page.evaluate(UNFOLD, False)
 
     def tap(self, locator: Any) -> None:
         locator.scroll_into_view_if_needed()
@@ -248,7 +282,7 @@ class Walk:
 def walk(request: pytest.FixtureRequest, chromium: Any, server: LiveServer) -> Iterator[Walk]:
     lang = request.param
     context = chromium.new_context(
-        viewport=VIEWPORT, device_scale_factor=2, is_mobile=True, has_touch=True,
+        viewport=VIEWPORT, device_scale_factor=1, is_mobile=True, has_touch=True,
         service_workers="block", locale=LOCALES[lang], base_url=server.url)
     context.set_default_timeout(15_000)
     page = context.new_page()
@@ -333,7 +367,7 @@ def board_game(w: Walk) -> int:
         w.tap(page.locator(".picks li[data-code]:not(:has(.badge-task)) a").first)
         page.wait_for_selector(".place-form")
         if turn == 0:
-            w.look("recorder-tile-chosen")
+            w.look("recorder-tile-chosen", unfold=True)
             w.tap(page.locator(".rotations .rot-step"))
             page.wait_for_selector(".place-form")
             w.look("recorder-rotated")
@@ -350,7 +384,7 @@ def board_game(w: Walk) -> int:
     changed(page, before)
     w.tap(page.locator(".play-links a.score-link"))
     page.wait_for_selector("#sheet")
-    w.look("sheet", w.game_english(game_id))
+    w.look("sheet", w.game_english(game_id), unfold=True)
     popover(w, "details.pad-row", "sheet-explanation")
     return game_id
 
@@ -377,6 +411,7 @@ def duel(w: Walk) -> int:
     w.tap(page.locator(".bottom-bar a.primary"))
     page.wait_for_selector(".new-game")
     w.tap(page.locator('label.big-choice:has(input[value="duel"])'))
+    w.tap(page.locator('.new-game label:has(input[name="modules"][value="1"])'))
     w.look("new-duel")
     w.tap(page.locator(".new-game button[type=submit]"))
     page.wait_for_selector("#play .landscape.active svg a.slot")
@@ -406,7 +441,7 @@ def duel(w: Walk) -> int:
     w.look("duel-other-landscape", w.game_english(game_id))
     w.tap(page.locator(".play-links a.score-link"))
     page.wait_for_selector("#sheet")
-    w.look("duel-sheet", w.game_english(game_id))
+    w.look("duel-sheet", w.game_english(game_id), unfold=True)
     popover(w, "details.duel-cell", "duel-explanation")
     return game_id
 
@@ -415,7 +450,7 @@ def campaign(w: Walk) -> None:
     page = w.page
     w.tap(page.locator(".bottom-bar a[href='/campaigns']"))
     page.wait_for_selector("#camp-name")
-    w.look("campaigns")
+    w.look("campaigns", unfold=True)
     page.fill("#camp-name", "Sunday")
     page.fill("#camp-players", "Ana, Rui")
     w.tap(page.locator("form:has(#camp-name) button[type=submit]"))
@@ -447,7 +482,7 @@ def campaign(w: Walk) -> None:
     popover(w, "details.pad-row", "campaign-game-explanation")
     w.tap(page.locator(".game-campaign a"))
     page.wait_for_selector("#campaign")
-    w.look("campaign-sheet", campaign_english(w.live, cid))
+    w.look("campaign-sheet", campaign_english(w.live, cid), unfold=True)
     page.fill(".finish-form input[name=score]", "120")
     before = version_of(page, "#campaign")
     w.tap(page.locator(".finish-form button[type=submit]"))
@@ -464,7 +499,7 @@ def campaign_english(live: LiveServer, cid: int) -> set[str]:
     return {render(x) for x in state.warnings}
 
 
-def photo(w: Walk) -> None:
+def photo(w: Walk) -> int:
     page = w.page
     page.goto("/")
     w.tap(page.locator(".ways-in a[href='/games/new?then=photo']"))
@@ -477,7 +512,7 @@ def photo(w: Walk) -> None:
     w.tap(page.locator(".photo-form button[type=submit]"))
     page.wait_for_url(re.compile(r".*/photos/review$"), timeout=90_000)
     page.wait_for_selector(".photo-overlay .ov-tile")
-    w.look("photo-review")
+    w.look("photo-review", unfold=True)
     review = w.live.review(game_id)
     truth = truth_on(review)
     shown = [h for h in truth if h in review.tiles]
@@ -490,6 +525,7 @@ def photo(w: Walk) -> None:
     w.tap(page.locator("button.confirm"))
     page.wait_for_url(re.compile(rf".*/play/{game_id}/end$"))
     w.look("photo-end-of-game", w.game_english(game_id))
+    return game_id
 
 
 def fix(page: Any, live: LiveServer, game_id: int, truth: dict[Any, Any]) -> None:
@@ -553,6 +589,70 @@ def task_dispute(w: Walk) -> None:
     disputes(w, game_id)
 
 
+def end_of_game(w: Walk) -> None:
+    """"Enter the final map": a new game, the end-of-game entry, a tile, a marker."""
+    page = w.page
+    page.goto("/")
+    w.tap(page.locator(".ways-in a[href='/games/new?then=end']"))
+    page.wait_for_selector(".new-game")
+    w.look("new-game-then-end")
+    w.tap(page.locator(".new-game button[type=submit]"))
+    page.wait_for_url(re.compile(r"/play/\d+/end$"))
+    page.wait_for_selector("#play svg a.slot")
+    game_id = game_id_of(page)
+    w.look("end-of-game-entry")
+    w.tap(page.locator("#play svg a.slot").first)
+    page.wait_for_selector(".picks")
+    w.tap(page.locator(".picks li[data-code]:not(:has(.badge-task)) a").first)
+    page.wait_for_selector(".place-form")
+    before = version_of(page)
+    w.tap(page.locator(".place-form button.place"))
+    changed(page, before)
+    before = version_of(page)
+    w.tap(page.locator(".marker-button:not([disabled])").first)
+    changed(page, before)
+    w.look("end-of-game-marker", w.game_english(game_id))
+
+
+def score_page(w: Walk) -> None:
+    """The bottom bar's Score: a record with a mistake, then a good one, its sheet."""
+    page = w.page
+    w.tap(page.locator(".bottom-bar a[href='/score']"))
+    page.wait_for_selector(".score-page textarea")
+    w.look("score")
+    wrong = "game: board-game\n0 0 GGGGGG\n0 0 FFFFFF\n"
+    page.locator(".score-page textarea").fill(wrong)
+    w.tap(page.locator(".score-page button[type=submit]"))
+    page.wait_for_selector(".score-page .error")
+    w.look("score-refused", english_of(wrong))
+    record = (DATA / "bg_pool_warnings.dorf").read_text(encoding="utf-8")
+    page.locator(".score-page textarea").fill(record)
+    w.tap(page.locator(".score-page button[type=submit]"))
+    page.wait_for_selector(".score-page #sheet")
+    w.look("score-sheet", english_of(record))
+    popover(w, "details.pad-row", "score-explanation")
+
+
+def edit_record(w: Walk, game_id: int) -> None:
+    page = w.page
+    page.goto(f"/games/{game_id}")
+    w.tap(page.locator(f".game-actions a[href='/games/{game_id}/edit']"))
+    page.wait_for_selector(".edit textarea")
+    w.look("edit-record")
+    w.tap(page.locator(".edit .form-actions a.button"))
+    page.wait_for_selector("#sheet")
+
+
+def rules_and_errors(w: Walk) -> None:
+    page = w.page
+    w.tap(page.locator(".bottom-bar a[href='/rules']"))
+    page.wait_for_selector(".rule-section")
+    w.look("rules")
+    page.goto("/games/999999")
+    page.wait_for_selector(".error-page")
+    w.look("error-page")
+
+
 def join(w: Walk) -> None:
     page = w.page
     page.goto("/")
@@ -582,9 +682,14 @@ def test_every_flow_by_taps(walk: Walk) -> None:
     final_map(walk, "duel_m1_cards_mix")
     popover(walk, "details.duel-cell", "duel-cards-explanation")
     campaign(walk)
-    photo(walk)
+    photographed = photo(walk)
     disputes(walk, board)
+    disputes(walk, photographed)  # a map of 22 tiles
     task_dispute(walk)
+    end_of_game(walk)
+    score_page(walk)
+    edit_record(walk, board)
+    rules_and_errors(walk)
     join(walk)
     language(walk)
     if walk.lang == "en":  # so the other languages' comparison is with text really shown
