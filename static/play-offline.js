@@ -19,8 +19,9 @@
  * waits any more the recorder is refreshed from the server.
  * In the Duel the landscape shown follows the turn (the player with fewer turns, as
  * companion.rules.duel.turns) and the tile the other player placed this turn is chosen, with
- * its task; the picker offers the recent patterns. Limits: redo, a Duel's end-of-game entry
- * and the other pages need the connection (a tap there says so); the rules of task markers
+ * its task; the picker offers the recent patterns. Redo takes back an undo still waiting in
+ * the queue (Redo (n): the undos at the end of the queue). Limits: any other redo, a Duel's
+ * end-of-game entry and the other pages need the connection (a tap there says so); the rules of task markers
  * (a task failing at once, wraparound) are the server's to check. The picker puts the stack
  * due first, after the placements waiting too: ``nextKind`` replays the board game's markers
  * and applies the reveal order with #play-data's ``order`` (the engine's next_tile_kind; a
@@ -598,7 +599,14 @@
     }
     var undo = tools.querySelector("button.undo"), redo = tools.querySelector("button.redo");
     if (undo) { undo.disabled = !lastLand(m.lands); }
-    if (redo) { redo.disabled = true; }
+    if (redo) {   /* the undos waiting at the end of the queue are taken back here; the
+                   * server's redo stack (nothing waiting) says it needs the connection */
+      var items = queued(), undone = 0, kept = Number(redo.getAttribute("data-redo") || 0);
+      for (var i = items.length - 1; i >= 0 && kindOf(items[i]) === "undo"; i--) { undone += 1; }
+      var n = undone || (m.waiting ? 0 : kept);
+      redo.disabled = !n;
+      redo.textContent = T.redo + (n ? " (" + n + ")" : "");
+    }
   }
 
   function ensureSel(d) {
@@ -753,11 +761,18 @@
       } else if (lastLand(model(d).lands)) {
         Q().submit(form).then(function (result) { if (result.status !== "queued") { refresh(); } });
       }
-    } else if (kind === "redo") {
+    } else if (kind === "redo") {   /* a redo of an undo not sent yet takes that undo back */
       e.preventDefault();
       e.stopPropagation();
-      note = d.text.needs_connection;
-      render();
+      var undos = queued(), undo = undos[undos.length - 1];
+      if (undo && kindOf(undo) === "undo" && Q().drop(undo.id)) {
+        note = "";
+        render();
+        toMap();
+      } else {
+        note = d.text.needs_connection;
+        render();
+      }
     } else if (form.classList.contains("paint")) {
       e.preventDefault();
       e.stopPropagation();

@@ -694,3 +694,35 @@ def test_the_phones_stack_due_is_the_engines_after_every_placement(
                           [cells[:k] for k in range(len(lines) + 1)])
     assert phone == engine == [None] * (len(lines) + 1)
     assert page.evaluate("() => window.companionLocal.due()") is None
+
+
+def test_a_redo_offline_takes_back_an_undo_not_sent_yet(page: Any, live: LiveServer) -> None:
+    """Redo of an undo still waiting in the queue simply takes that undo back (the tile is
+    on the map again, nothing is sent); a redo the server's redo stack holds says it
+    needs the connection."""
+    game_id, text = start_seeded(page, live)
+    redo = page.locator("button.redo")
+    page.locator("button.undo").click()                    # online: the server's undo
+    page.wait_for_selector(f'#play[data-version="{2 + len(SEED)}"]')
+    assert redo.is_enabled() and redo.inner_text() == "Redo (1)"
+    go_offline(page)
+    page.locator("button.undo").click()                    # offline: waits in the queue
+    wait_pending(page, 1)
+    q, r, code = SEED[0]
+    assert page.locator(f'svg.hexmap g.tile.undone[data-hex="{q},{r}"]').count() == 1
+    assert redo.is_enabled() and redo.inner_text() == "Redo (1)"
+    redo.click()
+    wait_pending(page, 0)
+    assert page.locator(f'svg.hexmap g.tile.undone[data-hex="{q},{r}"]').count() == 0
+    assert map_tiles(page) == {(f"{q},{r}", code)}
+    assert page.locator(".local-note").count() == 0
+    # the server's redo (the tile it took back online) needs the connection: told, not lost
+    assert redo.is_enabled() and redo.inner_text() == "Redo (1)"
+    redo.click()
+    assert page.locator(".tools .local-note").inner_text() == (
+        "You are offline: this needs the connection.")
+    assert page.evaluate("() => window.companionQueue.pending()") == 0
+    page.context.set_offline(False)
+    page.goto(f"{live.url}/play/{game_id}")
+    assert live.record(game_id) == "".join(
+        ln + "\n" for ln in text.splitlines() if ln != "{} {} {}".format(*SEED[-1]))

@@ -87,6 +87,7 @@ def texts() -> dict[str, str]:
         "refused_place": _("Not placed: %(code)s at %(q)s %(r)s. %(reason)s"),
         "refused_other": _("Not saved: %(reason)s"),
         "dismiss": _("Dismiss"),
+        "redo": _("Redo"),
         "needs_connection": _("You are offline: this needs the connection."),
     }
 
