@@ -41,7 +41,9 @@ from flask_babel import gettext as _
 from companion.rules import (
     DIRECTIONS,
     DUEL_SPECIALS,
+    FIRST_TASK_TURNS,
     LETTER_OF,
+    MIN_ACTIVE,
     TERRAINS,
     Board,
     Position,
@@ -50,6 +52,7 @@ from companion.rules import (
     edges_can_meet,
     in_play,
     next_tile_kind,
+    stack_limits,
     tiles_left,
 )
 from companion.web.hexmap import SIZE
@@ -100,23 +103,11 @@ def land(position: Position, player: str | None) -> dict[str, Any]:
                       for p, turn in zip(board.history, board.turns, strict=True)]}
 
 
-FIRST_TASK_TURNS = 3
-MIN_ACTIVE = 3
-REMOVED_AT_SETUP = 3
-"""Rules.md section 4: the first 3 turns reveal task tiles, then a task tile while fewer
-than 3 markers are active; 3 landscape tiles are removed unseen at setup."""
-
-
 def reveal_order(record: Record) -> dict[str, int]:
-    """The board game's reveal-order inputs (``order`` above): the stacks are the
-    catalogue sections in play (landscape and task, plus the boxes unlocked)."""
-    playing = in_play(record).sections
-    held = {"landscape": 0, "task": 0}
-    for c in choices():
-        if c.section in playing:
-            held["task" if "task" in c.section else "landscape"] += c.count
+    """The board game's reveal-order inputs (``order`` above), from the engine."""
+    landscape, tasks = stack_limits(record)
     return {"first": FIRST_TASK_TURNS, "min_active": MIN_ACTIVE,
-            "landscape": held["landscape"] - REMOVED_AT_SETUP, "tasks": held["task"]}
+            "landscape": landscape, "tasks": tasks}
 
 
 def play_data(position: Position, board: Board, *, mode: str, at: tuple[int, int] | None,
