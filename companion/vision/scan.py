@@ -433,35 +433,102 @@ ART_CLASSES = np.array([edges_mod.MEADOW, edges_mod.FOREST, edges_mod.GRAIN, edg
 
 
 def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
-                    colourful: list[float], config: ScanConfig) -> list[bool]:
+                    colourful: list[float], config: ScanConfig,
+                    tile_like: list[bool] | None = None) -> list[bool]:
     """Whether each located cell shows tile art like the photo's other tiles, judged
     relative to the median tile by its share of game colours (meadow, forest, grain),
     of art colours (those plus roofs, water and cobbles) and its texture (mean |Laplacian|):
     texture at least ``find.art_texture_min``; few game colours (below
     ``find.art_share_min``) need art colours (``find.art_colour_min``); a weak share
     (below ``find.art_weak_share``) needs the median texture, or two neighbours in the
-    lattice that pass (a village tile inside the map). A score pad, cards, a box lid,
-    markers or a play mat taken into the map's lattice fall short."""
+    lattice that pass (a village tile inside the map), and almost none (below
+    ``find.art_bare_share``: a patterned cloth) three, whatever its texture; never
+    much flatter than the tiles (``find.blank_share_max``: glare over the table, a
+    plain lid) nor showing blank paper (``find.paper_share_max``: a score pad, cards;
+    ``_flat_and_paper``). A score pad, cards, a box lid, markers or a play mat taken
+    into the map's lattice fall short. The medians are
+    those of the ``tile_like`` cells (enough of the game's colours) when there are
+    three of them: cells over cloth may outnumber the tiles."""
     if len(found) < 3:
         return [True] * len(found)
     texture = [_texture(f.rectified, config)[0] for f in found]
-    share_mid = max(float(np.median(terrain_like)), 1e-6)
-    colour_mid = max(float(np.median(colourful)), 1e-6)
-    texture_mid = max(float(np.median(texture)), 1e-6)
-    strong, weak = [], []
-    for s, c, t in zip(terrain_like, colourful, texture, strict=True):
+    ref = [i for i, ok in enumerate(tile_like or []) if ok]
+    if len(ref) < 3:
+        ref = list(range(len(found)))
+    share_mid = max(float(np.median([terrain_like[i] for i in ref])), 1e-6)
+    colour_mid = max(float(np.median([colourful[i] for i in ref])), 1e-6)
+    texture_mid = max(float(np.median([texture[i] for i in ref])), 1e-6)
+    flat_paper = np.array([_flat_and_paper(f.rectified, config) for f in found])
+    flat_mid, paper_mid = np.median(flat_paper[ref], axis=0)
+    blank = [f >= max(config.find.blank_share_max, flat_mid + config.find.blank_margin)
+             or p >= max(config.find.paper_share_max, paper_mid + config.find.blank_margin)
+             for f, p in flat_paper]
+    strong, weak, need = [], [], []
+    for s, c, t, b in zip(terrain_like, colourful, texture, blank, strict=True):
         share, colour, busy = s / share_mid, c / colour_mid, t / texture_mid
-        art = busy >= config.find.art_texture_min and (
+        art = not b and busy >= config.find.art_texture_min and (
             share >= config.find.art_share_min or colour >= config.find.art_colour_min)
-        weak.append(art and share < config.find.art_weak_share and busy < 1.0)
+        bare = share < config.find.art_bare_share
+        weak.append(art and share < config.find.art_weak_share and (busy < 1.0 or bare))
+        need.append(3 if bare else 2)
         strong.append(art and not weak[-1])
     passing = {f.cell for f, ok in zip(found, strong, strict=True) if ok and f.cell}
     out = []
-    for f, ok, unsure in zip(found, strong, weak, strict=True):
+    for f, ok, unsure, n in zip(found, strong, weak, need, strict=True):
         if unsure and f.cell is not None:
-            ok = sum((f.cell[0] + d.q, f.cell[1] + d.r) in passing for d in DIRECTIONS) >= 2
+            ok = sum((f.cell[0] + d.q, f.cell[1] + d.r) in passing for d in DIRECTIONS) >= n
         out.append(ok)
     return out
+
+
+def _flat_and_paper(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
+    """The shares of a rectified cell's inside that are flat (grey spread below 4 over
+    7 pixels) and flat, bright and grey (blank paper)."""
+    import cv2
+
+    inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
+                      np.ones((9, 9), np.uint8)) > 0
+    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(gray, (7, 7))
+    spread = np.sqrt(np.maximum(cv2.blur(gray * gray, (7, 7)) - mean * mean, 0.0))
+    flat = spread < 4.0
+    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
+    paper = flat & (hsv[:, :, 2] > 190) & (hsv[:, :, 1] < 45)
+    return float(flat[inner].mean()), float(paper[inner].mean())
+
+
+def _one_landscape(found: list[LocatedTile], keep: list[bool], config: ScanConfig
+                   ) -> list[bool]:
+    """``keep`` without the groups of cells lying apart from the map: every tile of a
+    landscape touches another, so cells at more than ``find.island_gap`` steps from the
+    largest group (one missing tile leaves a gap of two) are something beside the map
+    (a score pad, cards, a box lid), unless the group holds ``find.island_min_cells``."""
+    cells = [f.cell for f, k in zip(found, keep, strict=True) if k and f.cell is not None]
+    if len(cells) < 2:
+        return keep
+    group = {c: i for i, c in enumerate(cells)}
+    parent = list(range(len(cells)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    gap = config.find.island_gap
+    for i, (q, r) in enumerate(cells):
+        for dq in range(-gap, gap + 1):
+            for dr in range(max(-gap, -dq - gap), min(gap, -dq + gap) + 1):
+                j = group.get((q + dq, r + dr))
+                if j is not None:
+                    parent[root(i)] = root(j)
+    sizes: dict[int, int] = {}
+    for i in range(len(cells)):
+        sizes[root(i)] = sizes.get(root(i), 0) + 1
+    main = max(sizes, key=lambda k: sizes[k])
+    apart = {c for i, c in enumerate(cells)
+             if root(i) != main and sizes[root(i)] < config.find.island_min_cells}
+    return [k and f.cell not in apart for f, k in zip(found, keep, strict=True)]
 
 
 def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
@@ -523,11 +590,16 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
                   for f, m in zip(found, meadows, strict=True)]
     terrain_like = [float(np.mean(np.isin(c[inside], edges_mod.GAME_CLASSES)))
                     for c in classes_of]
-    if float(np.median(terrain_like)) < config.terrain.min_terrain_fraction:
+    # Cells over cloth or clutter the silhouette took in may outnumber the tiles: the
+    # photo shows tiles when enough cells show the game's colours.
+    tile_like = [t >= config.terrain.min_terrain_fraction for t in terrain_like]
+    if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(found)):
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
     colourful = [float(np.mean(np.isin(c[inside], ART_CLASSES))) for c in classes_of]
-    keep = _shows_tile_art(found, terrain_like, colourful, config)
+    keep = _shows_tile_art(found, terrain_like, colourful, config, tile_like)
+    if kind == "assembled":
+        keep = _one_landscape(found, keep, config)
     found = [f for f, k in zip(found, keep, strict=True) if k]
     meadows = [m for m, k in zip(meadows, keep, strict=True) if k]
     classes_of = [c for c, k in zip(classes_of, keep, strict=True) if k]
