@@ -508,6 +508,9 @@ def campaign(w: Walk) -> None:
     w.tap(page.locator(f"a[href='/campaigns/{cid}/history']").first)
     page.wait_for_selector("svg[data-chart]")
     w.look("campaign-history", campaign_english(w.live, cid))
+    w.tap(page.locator(".bottom-bar a[href='/campaigns']"))
+    page.wait_for_selector(f".game-link[href='/campaigns/{cid}']")
+    w.look("campaigns-list")
 
 
 def campaign_english(live: LiveServer, cid: int) -> set[str]:
