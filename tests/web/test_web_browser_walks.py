@@ -576,6 +576,24 @@ def fix(page: Any, live: LiveServer, game_id: int, truth: dict[Any, Any]) -> Non
         changed(page, before, "#review")
 
 
+def shown_slot(page: Any, svg: str) -> int:
+    """The index of a free hex drawn wholly inside the (zoomed, panned) map."""
+    index = page.evaluate(
+        """(sel) => {
+        const svg = document.querySelector(sel), box = svg.getBoundingClientRect();
+        const slots = [...svg.querySelectorAll("a.slot")];
+        return slots.findIndex((a) => {
+          const r = a.getBoundingClientRect();
+          return r.width > 0 && r.left >= box.left && r.right <= box.right &&
+            r.top >= box.top && r.bottom <= box.bottom;
+        });
+      }""",
+        svg,
+    )
+    assert index >= 0, f"no free hex shown whole in {svg}"
+    return int(index)
+
+
 def disputes(w: Walk, game_id: int) -> None:
     """"May this tile go here?" at a tapped space, then "did that task fail?"."""
     page = w.page
@@ -584,14 +602,17 @@ def disputes(w: Walk, game_id: int) -> None:
     page.wait_for_selector(".dispute")
     english = w.game_english(game_id)
     w.look("dispute", english)
-    w.tap(page.locator(".dispute svg a[href]").first)
-    page.wait_for_url(re.compile(r"[?&]q="))
+    w.tap(page.locator(".dispute svg.hexmap a.slot").nth(shown_slot(page, ".dispute svg.hexmap")))
+    page.wait_for_url(re.compile(r"[?&]at="))
     page.wait_for_selector(".dispute")
     w.look("dispute-space", english)
     picker = page.locator(".dispute .picks li a, .dispute .catalogue li a")
     if picker.count():
         w.tap(picker.first)
     else:
+        other = page.locator(".dispute details.other-tile")
+        if other.get_attribute("open") is None:
+            w.tap(other.locator("summary"))
         page.locator(".dispute input[name=code]").fill("GGGGGG")
         w.tap(page.locator(".dispute-form button[type=submit]"))
     page.wait_for_selector(".ruling-answer")

@@ -163,19 +163,8 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
                   flags=sum(t.flag is not None for t in truth))
     tiles = list(scan.tiles)
     tally.found, tally.extra = _found_by_pixels(tiles, truth)
-    pairs: list[tuple[Truth, Any, int]] = []  # truth, scanned tile, its turn onto the truth
-    if kind == "loose":
-        for t, j in _match_by_pixels(tiles, truth):
-            best = max(range(6), key=lambda k: _same(rotate(tiles[j].code, k), t.code))
-            pairs.append((t, tiles[j], best))
-    else:
-        motion, _ = best_alignment({Hex(*t.at): t.code for t in truth},
-                                   {Hex(*s.at): s.code for s in tiles})
-        by_cell = {Hex(*t.at): t for t in truth}
-        for s in tiles:
-            cell = motion.apply_hex(Hex(*s.at))
-            if cell in by_cell:
-                pairs.append((by_cell.pop(cell), s, motion.steps))
+    pairs = matched_pairs(scan, truth, kind)
+    if kind != "loose":
         present, flagged = _mismatches(tiles)
         tally.mismatches_present, tally.mismatches_flagged = present, flagged
         tally.collapsed = int(tally.found < len(truth) / 2)
@@ -206,6 +195,28 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
             tally.flags_extra += 1
     tally.wrong_undoubted.append(undoubted)
     return tally
+
+
+def matched_pairs(scan: Any, truth: list[Truth], kind: str) -> list[tuple[Truth, Any, int]]:
+    """(truth tile, scanned tile, the turn k taking the scanned code onto the truth's)
+    for every scanned tile at the right position: loose tiles matched by pixel centre,
+    a map aligned onto the truth by ``best_alignment``. Scanned edge ``e`` is truth
+    edge ``(e + k) % 6``."""
+    tiles = list(scan.tiles)
+    pairs: list[tuple[Truth, Any, int]] = []
+    if kind == "loose":
+        for t, j in _match_by_pixels(tiles, truth):
+            best = max(range(6), key=lambda k: _same(rotate(tiles[j].code, k), t.code))
+            pairs.append((t, tiles[j], best))
+        return pairs
+    motion, _ = best_alignment({Hex(*t.at): t.code for t in truth},
+                               {Hex(*s.at): s.code for s in tiles})
+    by_cell = {Hex(*t.at): t for t in truth}
+    for s in tiles:
+        cell = motion.apply_hex(Hex(*s.at))
+        if cell in by_cell:
+            pairs.append((by_cell.pop(cell), s, motion.steps))
+    return pairs
 
 
 def _match_by_pixels(tiles: list[Any], truth: list[Truth]) -> list[tuple[Truth, int]]:
@@ -424,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-table", action="store_true",
                         help="(rendered, composite) photos with what a real table shows: "
                              "hand-laid tiles, light colour, lens, mats, clutter, shadow")
+    parser.add_argument("--model", default=None, metavar="NPZ",
+                        help="read edges with this terrain model instead of the shipped one")
     parser.add_argument("--doubt-curve", action="store_true",
                         help="also print how many wrong edges each confidence level catches")
     args = parser.parse_args(argv)
@@ -463,6 +476,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from companion.vision import scan
 
+    if args.model:
+        from companion.vision import terrain_model
+
+        terrain_model.MODEL_PATH = Path(args.model)
     tally = evaluate(cases, lambda photo: scan(photo, config))
     for line in tally.lines():
         print(line)

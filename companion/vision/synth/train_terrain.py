@@ -578,6 +578,56 @@ HIDDEN = (128, 64)
 EPOCHS = 24
 
 
+@dataclass
+class TrainingSet:
+    """The features of ``main``'s training: render rows, real rows with their groups,
+    the real tiles and the fold of each real tile's group."""
+
+    xr: np.ndarray
+    yr: np.ndarray
+    xq: np.ndarray
+    yq: np.ndarray
+    gq: np.ndarray
+    real: list[Source]
+    fold_of: dict[int, int]
+    pools: Pools
+    n_render: int
+
+
+def training_set(folder: Path, seed: int = SEED, folds: int = 5, quick: bool = False,
+                 log: bool = False) -> TrainingSet:
+    """The training features exactly as ``main`` builds them (same seed, same order)."""
+    t_start = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    n_render = 12 if quick else len(TRAIN_RENDER_SEEDS)
+    real_views = 12 if quick else REAL_VIEWS
+    if log:
+        print("rendering training photos ...", flush=True)
+    rsrc = render_sources(list(TRAIN_RENDER_SEEDS)[:n_render])
+    xr, yr, _ = build(rsrc, RENDER_VIEWS, rng)
+    del rsrc
+    if log:
+        print(f"  {len(yr) // 6} render views ({time.perf_counter() - t_start:.0f} s)",
+              flush=True)
+    real = real_sources(folder)
+    fold_of = fold_assignment(real, folds, seed)
+    pools = fold_pools(real, fold_of)
+    xq, yq, gq = build(real, real_views, rng, pools)
+    if log:
+        print(f"  {len(real)} real tiles, {len(yq) // 6} views "
+              f"({time.perf_counter() - t_start:.0f} s)", flush=True)
+    return TrainingSet(xr, yr, xq, yq, gq, real, fold_of, pools, n_render)
+
+
+def fold_model(ts: TrainingSet, fold: int, seed: int = SEED, epochs: int = EPOCHS
+               ) -> tm.TerrainModel:
+    """The model ``--evaluate`` tests fold ``fold`` with: never trained on its tiles."""
+    test_groups = {g for g, k in ts.fold_of.items() if k == fold}
+    keep = ~np.isin(ts.gq, list(test_groups))
+    return fit(ts.xr, ts.yr, ts.xq[keep], ts.yq[keep], seed=seed + fold, epochs=epochs,
+               hidden=HIDDEN)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.synth.train_terrain",
                                      description=__doc__.split("\n\n")[0])
@@ -595,28 +645,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="also write the training features there (for experiments)")
     args = parser.parse_args(argv)
     t_start = time.perf_counter()
-    rng = np.random.default_rng(args.seed)
     folder = Path(args.tiles)
     if not all((folder / n).is_file() for n in PHOTOS):
         print(f"train_terrain: {folder} does not hold {', '.join(PHOTOS)}", file=sys.stderr)
         return 1
-    n_render = 12 if args.quick else len(TRAIN_RENDER_SEEDS)
-    real_views = 12 if args.quick else REAL_VIEWS
     epochs = 4 if args.quick else EPOCHS
-
-    print("rendering training photos ...", flush=True)
-    rsrc = render_sources(list(TRAIN_RENDER_SEEDS)[:n_render])
-    xr, yr, _ = build(rsrc, RENDER_VIEWS, rng)
-    del rsrc
-    print(f"  {len(yr) // 6} render views ({time.perf_counter() - t_start:.0f} s)", flush=True)
-    real = real_sources(folder)
-    fold_of = fold_assignment(real, args.folds, args.seed)
-    pools = fold_pools(real, fold_of)
-    xq, yq, gq = build(real, real_views, rng, pools)
+    ts = training_set(folder, args.seed, args.folds, args.quick, log=True)
+    xr, yr, xq, yq, gq = ts.xr, ts.yr, ts.xq, ts.yq, ts.gq
+    real, fold_of, pools, n_render = ts.real, ts.fold_of, ts.pools, ts.n_render
     if args.cache:
         np.savez(args.cache, xr=xr, yr=yr, xq=xq, yq=yq, gq=gq)
-    print(f"  {len(real)} real tiles, {len(yq) // 6} views "
-          f"({time.perf_counter() - t_start:.0f} s)", flush=True)
 
     def write_model() -> None:
         model = fit(xr, yr, xq, yq, seed=args.seed, epochs=epochs, hidden=HIDDEN, log=True)

@@ -43,6 +43,7 @@ from companion.web.names import (
     terrain_name,
     unlock_name,
 )
+from companion.web.reasons import say
 from companion.web.settings import public_url
 
 GREAT_MILL = "great-mill"
@@ -204,7 +205,7 @@ def mill_proposal(db: sqlite_utils.Database, campaign_id: int,
         check = check_great_mill(games[-1]["record"])
     except RulesError:
         return None
-    return MillProposal(int(games[-1]["number"]), check.explanation) if check.met else None
+    return MillProposal(int(games[-1]["number"]), say(check.why)) if check.met else None
 
 
 def tickable(state: CampaignState) -> list[tuple[str, str]]:
