@@ -11,7 +11,8 @@ earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_re
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
 foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
 -> ``rectify`` -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory``
-(each physical tile once, decoded jointly) -> ``consistency``.
+(each physical tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges
+to check).
 """
 
 from __future__ import annotations
