@@ -80,15 +80,61 @@
   } else { init(); }
 })();
 
-/* Popovers (a Duel sheet cell's explanation: details.duel-cell): a tap outside or
- * Escape closes them, so they never hide the rows below for good. */
+/* Popovers: a score sheet's explanations (details.pad-row of the board game's pad,
+ * details.duel-cell and the winner line of a Duel sheet, any details[data-popover]).
+ * A tap outside or Escape closes them, so they never hide the rows below for good. */
 (function () {
   "use strict";
+  var OPEN = "details.pad-row[open], details.duel-cell[open], details.winner-line[open], " +
+    "details[data-popover][open]";
   function closeAll(except) {
-    document.querySelectorAll("details.duel-cell[open]").forEach(function (d) {
+    document.querySelectorAll(OPEN).forEach(function (d) {
       if (!except || !d.contains(except)) { d.open = false; }
     });
   }
-  document.addEventListener("click", function (e) { closeAll(e.target); });
-  document.addEventListener("keydown", function (e) { if (e.key === "Escape") { closeAll(null); } });
+  document.addEventListener("click", function (e) {
+    closeAll(e.target instanceof Node ? e.target : null);
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" || e.key === "Esc") { closeAll(null); }
+  });
+})();
+
+/* Pan frames (.pan-frame: the photo review's photo and map, a dispute's map): a map
+ * whose tappable hexes (its svg links) would be drawn under 46 px on a phone is drawn
+ * larger inside its frame, which scrolls and is panned by a finger, instead of
+ * shrinking them below a finger's size; a frame with class "zoomed" doubles that.
+ * Refitted after htmx swaps, on resize and on the event "fit-frames". */
+(function () {
+  "use strict";
+  var MIN_TARGET = 46;
+  function fit() {
+    document.querySelectorAll(".pan-frame").forEach(function (box) {
+      var svg = box.querySelector("svg");
+      if (!svg) { return; }
+      svg.style.width = "";
+      svg.style.maxWidth = "";
+      svg.style.height = "";
+      svg.style.maxHeight = "none";
+      var least = Infinity;
+      svg.querySelectorAll("a").forEach(function (a) {
+        var r = a.getBoundingClientRect();
+        if (r.width && r.height) { least = Math.min(least, r.width, r.height); }
+      });
+      var scale = least < MIN_TARGET ? MIN_TARGET / least : 1;
+      if (box.classList.contains("zoomed")) { scale *= 2; }
+      var width = svg.getBoundingClientRect().width;
+      if (scale > 1 && width) {
+        svg.style.width = Math.ceil(width * scale) + "px";
+        svg.style.maxWidth = "none";
+        svg.style.height = "auto";
+      }
+    });
+  }
+  document.addEventListener("fit-frames", fit);
+  document.addEventListener("htmx:afterSettle", fit);
+  window.addEventListener("resize", fit);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", fit);
+  } else { fit(); }
 })();

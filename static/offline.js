@@ -13,18 +13,31 @@
  *                                       kept in localStorage and sent later.
  *     File fields are not queued (records are text).
  *   companionQueue.pending() -> number of submissions waiting.
+ *   companionQueue.items() -> a copy of the waiting submissions, oldest first.
+ *   companionQueue.drop(id) -> take one waiting submission back (an undo made offline).
+ *   companionQueue.scopeOf(action) -> the game an action belongs to: its first two path
+ *     segments ("/play/12/place" -> "/play/12").
  *   companionQueue.flush() -> Promise: send the waiting ones now, oldest first (also done on the
- *     "online" event, at page load and every 20 s while some wait).
- * Events dispatched on document (detail: {item, response?}):
+ *     "online" event, at page load, after any htmx request the server answered and every 20 s
+ *     while some wait).
+ * Events dispatched on document (detail: {item, response?, queued?}; queued: the answer to a
+ *   submission that waited in the queue, not a direct one):
  *   "companion:queued", "companion:sent", "companion:conflict", "companion:rejected".
  *   A queued item answered 409 or 4xx is dropped from the queue and reported by its event.
  * Versions: a response with header "X-Game-Version: N" rewrites the "version" field of every
- *   waiting item with the same action URL to N, so several placements queued offline replay in
- *   order without being stale against each other.
+ *   waiting item of the same game (scopeOf) to N, so several edits queued offline replay in
+ *   order without being stale against each other. A queued placement (kind "place": a form
+ *   with data-queue="place") answered 409 because someone else changed the game meanwhile is
+ *   rebased on the version that answer names and sent again (up to 3 times): the server
+ *   re-checks it against the map as it is now and places it, or refuses it with the reason
+ *   (companion:rejected). Other kinds (an undo, a redo) are never replayed onto a newer game.
+ * Offline answers: a fragment request the service worker could not send comes back 503 with
+ *   "X-Companion-Offline: 1"; it is never swapped into the page (no nested offline page) and,
+ *   like an htmx request that failed to send, fires "companion:offline" (detail: {elt}).
  * Forms marked <form data-queue> are submitted through the queue automatically; a direct answer
  *   is swapped like htmx would (the hx-target / hx-swap of the form or its nearest ancestor,
  *   else the innerHTML of #main); an answer to a queued submission only fires the events.
- * Storage key: "companion.queue.v1" (JSON array of {id, action, method, fields, at}).
+ * Storage key: "companion.queue.v1" (JSON array of {id, action, method, fields, at, kind}).
  */
 (function () {
   "use strict";
@@ -53,6 +66,13 @@
     el.textContent = n === 0 ? "" : (el.getAttribute("data-text") || "Waiting for the connection: ") + n;
   }
 
+  function path(action) {
+    try { return new URL(action, location.href).pathname; } catch (e) { return action; }
+  }
+  function scopeOf(action) {
+    return path(action).split("/").slice(0, 3).join("/");
+  }
+
   function toItem(form, submitter) {
     if (form instanceof HTMLFormElement) {
       var fields = [];
@@ -65,9 +85,11 @@
       data.forEach(function (value, name) {
         if (typeof value === "string") { fields.push([name, value]); }
       });
-      return { action: form.getAttribute("hx-post") || form.action, method: (form.method || "post").toUpperCase(), fields: fields };
+      return { action: path(form.getAttribute("hx-post") || form.action), method: (form.method || "post").toUpperCase(),
+               fields: fields, kind: form.getAttribute("data-queue") || "" };
     }
-    return { action: form.action, method: (form.method || "POST").toUpperCase(), fields: form.fields.slice() };
+    return { action: path(form.action), method: (form.method || "POST").toUpperCase(), fields: form.fields.slice(),
+             kind: form.kind || "" };
   }
 
   function send(item) {
@@ -82,22 +104,36 @@
     });
   }
 
+  function setVersion(item, version) {
+    item.fields.forEach(function (f) { if (f[0] === "version") { f[1] = version; } });
+  }
+  function versionOf(item) {
+    var found = item.fields.filter(function (f) { return f[0] === "version"; })[0];
+    return found ? found[1] : null;
+  }
+
   function rebase(action, response) {
     var version = response.headers.get("X-Game-Version");
     if (!version) { return; }
+    var scope = scopeOf(action);
     var items = load();
-    items.forEach(function (it) {
-      if (it.action !== action) { return; }
-      it.fields.forEach(function (f) { if (f[0] === "version") { f[1] = version; } });
-    });
+    items.forEach(function (it) { if (scopeOf(it.action) === scope) { setVersion(it, version); } });
     save(items);
   }
 
-  function classify(item, response) {
-    if (response.status === 409) { emit("conflict", { item: item, response: response }); return "conflict"; }
-    if (response.status >= 400) { emit("rejected", { item: item, response: response }); return "rejected"; }
+  /* A queued placement someone else's edit made stale: send it again on the newer game. */
+  function replayable(item, response) {
+    var version = response.headers.get("X-Game-Version");
+    return response.status === 409 && item.kind === "place" && version &&
+      version !== versionOf(item) && (item.retries || 0) < 3;
+  }
+
+  function classify(item, response, queued) {
+    var detail = { item: item, response: response, queued: !!queued };
+    if (response.status === 409) { emit("conflict", detail); return "conflict"; }
+    if (response.status >= 400) { emit("rejected", detail); return "rejected"; }
     rebase(item.action, response);
-    emit("sent", { item: item, response: response });
+    emit("sent", detail);
     return "sent";
   }
 
@@ -130,15 +166,52 @@
       if (!items.length || navigator.onLine === false) { return Promise.resolve(); }
       var item = items[0];
       return send(item).then(function (response) {
+        if (replayable(item, response)) {
+          var kept = load();
+          kept.forEach(function (it) { if (it.id === item.id) { it.retries = (it.retries || 0) + 1; } });
+          save(kept);
+          rebase(item.action, response);
+          return next();
+        }
         save(load().filter(function (it) { return it.id !== item.id; }));
-        classify(item, response);
+        classify(item, response, true);
         return next();
       }, function () { /* still offline: keep everything */ });
     })().then(function () { flushing = null; }, function () { flushing = null; });
     return flushing;
   }
 
-  window.companionQueue = { submit: submit, flush: flush, pending: function () { return load().length; } };
+  function drop(id) {
+    var items = load();
+    var kept = items.filter(function (it) { return it.id !== id; });
+    save(kept);
+    return kept.length < items.length;
+  }
+
+  window.companionQueue = {
+    submit: submit, flush: flush, drop: drop, scopeOf: scopeOf,
+    pending: function () { return load().length; },
+    items: function () { return load(); }
+  };
+
+  /* No nested "You are offline" page: an htmx request that could not be sent (the
+   * service worker's 503 "X-Companion-Offline", or no answer at all) swaps nothing. */
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    if (xhr && xhr.getResponseHeader && xhr.getResponseHeader("X-Companion-Offline")) {
+      e.detail.shouldSwap = false;
+      e.detail.isError = false;
+      emit("offline", { elt: e.detail.elt });
+    }
+  });
+  document.addEventListener("htmx:sendError", function (e) {
+    emit("offline", { elt: e.detail && e.detail.elt });
+  });
+  /* The server answered: the connection is back even if no "online" event said so. */
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    if (xhr && xhr.status > 0 && xhr.status < 500 && load().length) { flush(); }
+  });
 
   /* Where the answer goes: the form's (or an ancestor's) hx-target and hx-swap, as htmx
    * would do; else the innerHTML of #main. */

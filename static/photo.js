@@ -4,7 +4,7 @@
  *   follows the server's redirect to the review, on a refusal it shows the answered page.
  * - Review: tapping a tile of the engine's map opens that tile's editor (like tapping it
  *   on the photo); after an htmx swap the editor scrolls into view; "Zoom" shows the
- *   photo larger in its scrolling frame.
+ *   photo twice as large in its scrolling frame (a .pan-frame of app.js).
  */
 (function () {
   "use strict";
@@ -98,6 +98,7 @@
     var on = !box.classList.contains("zoomed");
     box.classList.toggle("zoomed", on);
     b.setAttribute("aria-pressed", on ? "true" : "false");
+    document.dispatchEvent(new Event("fit-frames"));  /* app.js: the frame's map, larger */
   });
 
   document.addEventListener("htmx:afterSwap", function () {

@@ -1,9 +1,9 @@
 /* The map recorder's enhancements (templates/play/). Everything works without this
  * file: it adds zoom/pan of the SVG map (buttons, drag, pinch, wheel) by changing its
  * viewBox, live filtering of the tile catalogue, htmx navigation for the map's SVG
- * links, highlighting of tiles named by data-tiles="q,r q,r", and showing placements kept
- * on the phone while offline (window.companionQueue from offline.js sends them later). No inline
- * scripts (the CSP is script-src 'self'). */
+ * links (offline, window.companionLocal from play-offline.js does the tap on the phone) and
+ * highlighting of tiles named by data-tiles="q,r q,r". Recording offline is
+ * static/play-offline.js. No inline scripts (the CSP is script-src 'self'). */
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -144,6 +144,10 @@
       return;
     }
     var link = e.target.closest("svg a[href]");
+    if (link && window.companionLocal && window.companionLocal.tap(link)) {
+      e.preventDefault();   /* offline: play-offline.js did the tap on the phone */
+      return;
+    }
     if (link && window.htmx && document.getElementById("play")) {
       e.preventDefault();
       var href = link.getAttribute("href");
@@ -190,32 +194,16 @@
     });
   });
 
-  /* Offline: forms marked data-queue (place, undo, redo, markers) go through
-   * offline.js's window.companionQueue, which keeps them on the phone while offline
-   * and sends them when the connection returns. Here: say so, and when a kept
-   * placement has been sent, show its answer (the fresh #play) and its address. */
-  var waiting = {};
-  document.addEventListener("companion:queued", function (e) {
-    waiting[e.detail.item.id] = true;
-    document.querySelectorAll(".queued-note").forEach(function (n) { n.hidden = false; });
-  });
-  function answered(e) {
-    var response = e.detail && e.detail.response;
-    if (!response) { return; }
-    var url = response.headers.get("HX-Push-Url");
-    if (url && e.type === "companion:sent") { history.replaceState({}, "", url); }
-    if (!waiting[e.detail.item.id]) { return; }   /* offline.js swaps direct answers itself */
-    delete waiting[e.detail.item.id];
-    response.text().then(function (html) {
-      var main = document.getElementById("main");
-      if (!main) { return; }
-      if (window.htmx) { window.htmx.swap(main, html, { swapStyle: "innerHTML" }); }
-      else { main.innerHTML = html; }
-    });
-  }
-  ["companion:sent", "companion:conflict", "companion:rejected"].forEach(function (name) {
-    document.addEventListener(name, answered);
-  });
+  /* Offline (forms marked data-queue, the taps of the recorder): static/play-offline.js.
+   * window.companionMap.refit(svg): after it redrew a map, its saved zoom or the fit. */
+  window.companionMap = {
+    refit: function (svg) {
+      var saved = views[keyOf(svg)];
+      if (saved) { setBox(svg, saved, false); return; }
+      setBox(svg, parseBox(svg.dataset.viewbox), false);
+      keepTappable(svg);
+    }
+  };
 
   function initAll(root) {
     (root || document).querySelectorAll(".hexmap").forEach(initMap);

@@ -6,16 +6,19 @@
  *   private pages (game sheets, campaigns, photos, records, archives).
  * - htmx fragment requests and every POST go to the network; unsent form posts are the job of
  *   offline.js (window.companionQueue), which keeps them on the phone until the connection returns.
+ *   A fragment request that cannot be sent answers 503 with "X-Companion-Offline: 1" and an empty
+ *   body: never the offline page (swapped into the game it nested a second page, issue 16);
+ *   offline.js swaps nothing and the recorder (play-offline.js) does the tap on the phone.
  * Bump VERSION when the shell changes: old caches are deleted on activate.
  */
 "use strict";
-var VERSION = "companion-v3";
+var VERSION = "companion-v5";
 var SHELL = ["/", "/offline", "/score", "/rules"];
 var STATIC = [
   "/static/app.css", "/static/app.js", "/static/offline.js", "/static/htmx-2.0.11.min.js",
   "/static/manifest.webmanifest", "/static/icons/icon-32.png", "/static/icons/icon-180.png",
   "/static/icons/icon-192.png", "/static/icons/icon-512.png",
-  "/static/play.js", "/static/map.css"
+  "/static/play.js", "/static/play-offline.js", "/static/map.css"
 ];
 
 self.addEventListener("install", function (event) {
@@ -75,8 +78,8 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(pageNetworkFirst(request));
   } else if (request.headers.get("HX-Request") === "true") {
     event.respondWith(fetch(request).catch(function () {
-      return caches.match("/offline", { ignoreVary: true }).then(function (hit) {
-        return hit || new Response("offline", { status: 503 });
+      return new Response("", {
+        status: 503, headers: { "X-Companion-Offline": "1", "Cache-Control": "no-store" }
       });
     }));
   }

@@ -35,10 +35,12 @@ from companion.rules.board import (
     Marker,
 )
 from companion.rules.box import (
+    DUEL_HOLDS,
     BoxFlag,
     Fit,
     InPlay,
     box_flags,
+    duel_kind,
     fit,
     fits,
     in_play,
@@ -211,6 +213,8 @@ __all__ = [
     "Board",
     "box_flags",
     "BoxFlag",
+    "DUEL_HOLDS",
+    "duel_kind",
     "board_game_pool",
     "build_placement",
     "campaign_stats",

@@ -13,7 +13,12 @@ its parameters): ``tile-over-box`` (more copies on the map than the box holds),
 ``tile-not-unlocked`` (a tile of a box the game has not unlocked), ``marker-not-in-pool``
 (a marker value the pool does not hold, e.g. 7 in a base game), ``marker-over-pool`` (more
 markers of a value than the pool holds) and ``special-not-unlocked``. The Duel has its own
-tiles (not the board game's catalogue): no tile flags there. ``placement_flags`` gives
+tiles (not the board game's catalogue, and no list of them by code): what its box holds is
+known per kind and per player (rules.md sections 4 and 7; "More players": with two copies
+every landscape has its own set), ``DUEL_HOLDS``: 42 landscape tiles, 27 task tiles and
+one of each special tile (School, Granary, Old Oak, Photographer). A Duel landscape holding
+more of a kind is flagged ``tile-over-box`` too, on every tile beyond the count, with
+``why`` the coded reason ``duel-tile-over-box`` (kind, count). ``placement_flags`` gives
 the flags one more placement would add (a warning before it is placed).
 
 >>> from companion.rules.notation import parse_record
@@ -32,12 +37,18 @@ from typing import Any
 
 from companion.rules.board import Board
 from companion.rules.campaign.unlocks import default_content, live_effects
+from companion.rules.game import DUEL_LANDSCAPE, DUEL_TASK_TILES
 from companion.rules.hexgrid import DIRECTIONS, Hex, opposite
 from companion.rules.notation import DUEL_SPECIALS, Placement, Record
 from companion.rules.pools import marker_pool
+from companion.rules.reasons import Reason
 from companion.rules.tiles import canonical, catalogue, rotate
 
 BASE_SECTIONS = ("landscape", "task")
+DUEL_HOLDS: dict[str, int] = {"landscape": DUEL_LANDSCAPE, "task": DUEL_TASK_TILES,
+                              **dict.fromkeys(DUEL_SPECIALS, 1)}
+"""What one Duel landscape's box holds, per kind: ``landscape``, ``task`` and each
+special tile (rules.md section 4; copies of special tiles: one each, section 7)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +192,7 @@ class BoxFlag:
     code: str
     params: dict[str, Any]
     at: Hex | None = None
+    why: Reason | None = None
 
 
 def _tile_flag(p: Placement, section: str | None, live: bool) -> BoxFlag | None:
@@ -210,12 +222,38 @@ def _figure_flags(playing: InPlay, p: Placement, used: Counter[tuple[str, int]]
     return flags
 
 
+def duel_kind(p: Placement) -> str:
+    """The kind of a Duel tile for ``DUEL_HOLDS``: its special tile, ``task`` or
+    ``landscape``."""
+    if p.special:
+        return p.special
+    return "task" if p.task is not None else "landscape"
+
+
+def _duel_flag(p: Placement, used: Counter[str]) -> BoxFlag | None:
+    """``p`` counted in ``used`` (the kinds placed before it, updated): flagged when the
+    box holds fewer of its kind."""
+    kind = duel_kind(p)
+    have = DUEL_HOLDS.get(kind)
+    if have is None:  # a special tile the Duel does not have: special-not-unlocked
+        return None
+    used[kind] += 1
+    if used[kind] <= have:
+        return None
+    why = Reason("duel-tile-over-box", {"code": p.code, "kind": kind, "have": have, "at": p.at})
+    return BoxFlag("tile-over-box", {"code": p.code, "kind": kind, "have": have}, p.at, why)
+
+
 def box_flags(record: Record, boards: Iterable[Board]) -> list[BoxFlag]:
     """Impossible states of a record being recorded (see the module docstring)."""
     flags: list[BoxFlag] = []
     playing = in_play(record)
     for board in boards:
-        if not record.is_duel:
+        if record.is_duel:
+            kinds: Counter[str] = Counter()
+            found = (_duel_flag(p, kinds) for p in board.history)
+            flags.extend(f for f in found if f is not None)
+        else:
             for p, section, live in assign_sections(record, board.history):
                 flag = _tile_flag(p, section, live)
                 if flag is not None:
@@ -230,11 +268,15 @@ def placement_flags(record: Record, board: Board, p: Placement) -> list[BoxFlag]
     """What ``p`` would add to ``box_flags`` if placed next on ``board`` (a warning
     before the tile is placed)."""
     flags: list[BoxFlag] = []
-    if not record.is_duel and not p.special:
+    flag: BoxFlag | None = None
+    if record.is_duel:
+        kinds = Counter(duel_kind(q) for q in board.history)
+        flag = _duel_flag(p, kinds)
+    elif not p.special:
         _q, section, live = assign_sections(record, [*board.history, p])[-1]
         flag = _tile_flag(p, section, live)
-        if flag is not None:
-            flags.append(flag)
+    if flag is not None:
+        flags.append(flag)
     used: Counter[tuple[str, int]] = Counter()
     for q in board.history:
         if q.task is not None and q.task.value is not None:

@@ -195,6 +195,16 @@ def _label(special: str) -> str:
     return special.replace("-", " ").title()
 
 
+def _did_you_mean(p: Params) -> str:
+    """`` (did you mean start-box1?)`` after an unknown id, when one is close."""
+    return f" (did you mean {p['suggest']}?)" if p.get("suggest") else ""
+
+
+def _who(p: Params) -> str:
+    """``"ana: "`` for a named landscape (a Duel section), else nothing."""
+    return f"{p['who']}: " if p.get("who") else ""
+
+
 def _where(p: Params) -> str:
     return ", ".join(f"{n} at {_hex(h)}" for n, h in p["where"]) or "none"
 
@@ -377,6 +387,11 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
     # ---- warnings: pools, tiles, unlocks
     "pool-exceeded": lambda p: (f"{_reveal(p)}{p['used']} {p['type']} markers of {p['value']} "
                                 f"used; the box holds {p['have']}"),
+    "duel-tile-over-box": lambda p: (
+        f"tile {p['code']} at {_hex(p['at'])}: the box holds only {p['have']} {p['kind']} "
+        f"tile{_plural(p['have'], '', 's')} per player" if p["kind"] in ("landscape", "task")
+        else f"{_label(p['kind'])} tile at {_hex(p['at'])}: the box holds one per player, "
+        f"and this landscape has it already"),
     "special-not-unlocked": lambda p: (f"{p['special']} tile at {_hex(p['at'])} is on the map "
                                        f"but not unlocked: not scored"),
     "tiles-differ": lambda p: (f"{p['who']} placed {p['kind']} {p['code']}, {p['other']} "
@@ -499,13 +514,13 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
                                        f"{', '.join(p['known'])})"),
     "campaign-key-after-game": "{key}: must come before the first game",
     "campaign-key-twice": "{key}: given twice",
-    "unknown-hex": "unknown hex {hex!r}{suggest}",
+    "unknown-hex": lambda p: f"unknown hex {p['hex']!r}{_did_you_mean(p)}",
     "not-an-end": "{hex} is not an end of path {path} ({low} and {high})",
     "end-not-reached": "cannot cross {path} from {hex}: it is not reached",
     "path-not-reachable": "path {path} cannot be crossed yet: neither {low} nor {high} is reached",
     "no-game-yet": "no game recorded yet: crosses come from a game's score",
     "cross-at-least-one": "cross at least 1 circle (got {count})",
-    "unknown-path": "unknown path {path!r}{suggest}",
+    "unknown-path": lambda p: f"unknown path {p['path']!r}{_did_you_mean(p)}",
     "path-full": "path {path} is full ({circles} of {circles} circles crossed)",
     "path-too-short": lambda p: (f"path {p['path']} has {p['left']} circle"
                                  f"{_plural(p['left'], '', 's')} left, cannot cross {p['count']}"),
@@ -514,7 +529,7 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
         f"{p['available']} available (game {p['game']} earned {p['earned']}, {p['spent']} "
         f"spent)"),
     "achieved-before-game": "achieved: comes after the game in which it was met",
-    "unknown-achievement": "unknown achievement {id!r}{suggest}",
+    "unknown-achievement": lambda p: f"unknown achievement {p['id']!r}{_did_you_mean(p)}",
     "achievement-on-track": ("{id} is a hex of the advancement track: it is unlocked by "
                              "reaching it, not ticked"),
     "already-achieved": "{id} is already achieved",
@@ -522,6 +537,19 @@ TEMPLATES: dict[str, str | Callable[[Params], str]] = {
     "achievement-box-closed": lambda p: (
         (f"line {p['line']}: " if p.get("line") is not None else "")
         + f"{p['id']} comes from {p['box']}, which is not opened yet"),
+    # ---- the Great Mill achievement, checked on a game record (campaign.mill)
+    "great-mill-met": lambda p: (
+        f"{_who(p)}all 6 edges of the grain task tile at {_hex(p['at'])}"
+        + (" with the mill" if p["mill"] else "") + " meet grain edges of 6 neighbours"),
+    "great-mill-not-met": lambda p: "Great Mill not met: " + " | ".join(
+        render(r) for r in p["reasons"]),
+    "mill-no-grain-task": lambda p: f"{_who(p)}no grain task tile",
+    "mill-tile-faults": lambda p: (f"{_who(p)}grain task tile at {_hex(p['at'])}: "
+                                   + "; ".join(render(f) for f in p["faults"])),
+    "mill-edge-not-grain": "its edge {edge} is not grain",
+    "mill-edge-empty": lambda p: f"edge {p['edge']} faces the empty hex {_hex(p['other'])}",
+    "mill-edge-meets-other": lambda p: (f"edge {p['edge']} meets a non-grain edge of "
+                                        f"{_hex(p['other'])}"),
     # ---- a sentence the engine has not coded yet (notation and campaign errors)
     "message": lambda p: str(p["text"]),
 }

@@ -153,6 +153,32 @@ class LatticeConfig:
     touches an occupied cell and its art is not bare table (a tile in shadow)."""
     rescue_texture_frac: float = 0.5
     """...its art as busy (mean |Laplacian|) as this fraction of the map's median tile."""
+    cell_shift_frac: float = 0.05
+    """Each tile's own shift from the lattice's local drift is searched this far
+    (fraction of its radius; ``lattice.fit_cells``)..."""
+    cell_turns: tuple[float, ...] = (-4.0, -2.0, 0.0, 2.0, 4.0)
+    """...with these turns (degrees)..."""
+    cell_scales: tuple[float, ...] = (0.94, 0.97, 1.0, 1.03, 1.06)
+    """...scored at these scales of the lattice's cell (the outline may fit a rim's
+    inner or outer edge; the cell keeps the lattice's size)."""
+    inner_seam_min: float = 0.1
+    """A lone hexagonal outline is a map only when the sides its lattice's cells share
+    show seams this strong (median ``lattice.side_evidence``; maps measured 0.2-0.5,
+    the art inside one tile about 0)."""
+    period_scale: float = 0.5
+    """The seams' periodicity (``lattice.seam_period``) is measured at this fraction of
+    the working resolution."""
+    period_radius_range: tuple[float, float] = (0.009, 0.16)
+    """Tile radii it considers, as fractions of the working image's long side."""
+    period_peaks: int = 30
+    """Autocorrelation peaks paired into candidate lattices."""
+    period_min_contrast: float = 0.04
+    """Below this contrast nothing repeats: the tile size comes from the outline."""
+    period_local_scales: tuple[float, ...] = (0.92, 1.0, 1.08)
+    """With the period known, the local search near the middle tries only these sizes."""
+    period_fine_share: float = 0.8
+    """A finer lattice holding the best one's translations wins when it scores at least
+    this share of the best."""
 
 
 @dataclass(frozen=True)
@@ -304,11 +330,32 @@ class FlagsConfig:
     """Pixels this much lighter than the opening are outline, not pennant."""
     outline_min: float = 0.5
     """Least share of a pennant's surrounding ring that is pale outline."""
-    fill_max: float = 0.72
-    """A pennant (a triangle) fills at most this share of its least bounding rectangle."""
+    fill_max: float = 0.8
+    """A pennant (a triangle) fills at most this share of its least bounding rectangle..."""
+    fill_soft: float = 0.72
+    """...and one filling more than this (blurred round) has its confidence scaled by
+    ``full_factor``."""
+    full_factor: float = 0.7
     flag_doubt_below: float = 0.75
     """A flag found with less confidence than this (``Flag.confidence``) is shown as
     doubtful (``ScannedTile.flag_doubtful``)."""
+    confidence_min: float = 0.45
+    """Candidates with less confidence are no flag at all (between this and
+    ``flag_doubt_below``: a doubtful flag)."""
+    triangle_low: float = 0.7
+    """Shape evidence: the blob's area over its least enclosing triangle's, 0 at this..."""
+    triangle_high: float = 0.9
+    """...1 at this (a drawn pennant: about 1; roofs, fields, tree clumps: 0.5..0.7)."""
+    outline_full: float = 0.7
+    """Outline evidence is full when this share of the ring is a light outline."""
+    shape_weight: float = 0.6
+    """Weight of the shape evidence in the confidence (the outline has the rest)."""
+    dull_factor: float = 0.8
+    """Confidence factor of a red or yellow blob duller than ``value_min``."""
+    split_factor: float = 0.85
+    """Confidence factor of a blob freed from art of its colour by erosion."""
+    split_steps: int = 4
+    """Erosions (3 x 3 cross) tried to free a pennant from art of its colour."""
 
 
 @dataclass(frozen=True)

@@ -3,17 +3,35 @@
 Representation: works on a tile rectified to the standard hexagon (``rectify.py``) at
 ``config.rectify.detail_radius`` (128 px; the small kernels below are sized for that). A flag's
 pennant is a compact triangle of one strong colour (0.4..1.2 % of the hexagon's area,
-filling about half of its least bounding rectangle) set apart from the tile art by a
-light outline. ``find_flag`` returns a ``Flag`` (kind, confidence = share of the
-pennant's surrounding ring that is outline, scaled; centre in rectified pixels) or
-None. The pennant's hue names the kind; a flag is only valid
-on a tile that shows its terrain (the notation refuses it otherwise), so a kind whose
-letter the tile's code lacks is dropped.
+filling about half of its least bounding rectangle and nearly all of its least enclosing
+triangle) set apart from the tile art by a light outline. The catalogue
+(``../shared/tiles/catalogue.txt``) does not say which tiles carry a flag, so the photo
+alone decides; the game only guarantees that a flag lies on a tile showing its terrain.
+
+The tile is first brought to a standard exposure: its meadow (the game's most common
+colour; the scanner's local meadow estimate when given, else the tile's own) is scaled to
+``REFERENCE_VALUE``, so a tile in shade, under dim light or slightly overexposed is read
+with the same thresholds. Candidates are the compact blobs of a pennant hue; a blob that
+touches art of its own colour (a yellow pennant on a grain field) is split from it by
+eroding it until a pennant-sized part comes free. A blob on the hexagon's rim is no
+pennant (cut by the edge, or a neighbour's seen through an offset outline). Each
+candidate is scored (``confidence``) by its shape (how nearly it fills its least enclosing
+triangle: roofs, fields and tree clumps fill 0.5..0.7 of theirs) and by how much of its
+surrounding ring is a light outline, less when it is dull, split or blurred round.
+
+``find_flag`` returns a ``Flag`` (kind, confidence 0..1, centre in rectified pixels) or
+None. A confidence below ``config.flags.flag_doubt_below`` means "probably a flag, please
+check" (the scan marks it doubtful). The pennant's hue names the kind; a flag is only valid
+on a tile that shows its terrain (the notation refuses it otherwise), so kinds whose
+letter the tile's code (as read) shows are preferred; a flag of another kind is still
+returned, with at most a doubtful confidence, since the code read may be wrong: the scan
+drops it (marked doubtful) when the final code lacks its terrain.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -24,6 +42,12 @@ from companion.vision.rectify import hexagon_mask
 KINDS = {"forest": "F", "grain": "G", "village": "V"}
 GRAIN_HUES = (16, 31)
 """Yellow pennant hues; the yellow-green meadow (hue ~35) lies between grain and forest."""
+REFERENCE_VALUE = 130.0
+"""HSV value the tile's meadow is scaled to before the search (a well lit photo's)."""
+GAIN_RANGE = (0.8, 3.0)
+"""Least and greatest exposure gain."""
+RIM_PX = 5
+"""Width (pixels, 3..) of the hexagon's rim a pennant may not touch."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +55,24 @@ class Flag:
     kind: str
     confidence: float
     center: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A pennant-like blob and what speaks for it."""
+
+    kind: str
+    center: tuple[float, float]
+    area_frac: float
+    fill: float
+    outline: float
+    """Share of the surrounding ring that is a light outline."""
+    value: float
+    """Median HSV value of the blob (after the exposure gain)."""
+    split: bool
+    """Freed from art of its own colour by erosion."""
+    triangle: float = 0.0
+    """Area over that of its least enclosing triangle (a pennant's is near 1)."""
 
 
 def kind_of_hue(hue: float) -> str | None:
@@ -44,67 +86,210 @@ def kind_of_hue(hue: float) -> str | None:
     return None
 
 
-def find_flag(tile: np.ndarray, code: str | None = None,
-              config: ScanConfig = DEFAULT_CONFIG) -> Flag | None:
-    """The flag on a rectified tile, or None; ``code`` (as read) vetoes impossible kinds."""
+def exposure_gain(hsv: np.ndarray, inside: np.ndarray, meadow_value: float | None = None
+                  ) -> float:
+    """The gain that brings the meadow of a tile (HSV, ``inside`` its hexagon) to
+    ``REFERENCE_VALUE``: ``meadow_value`` when given, else the brighter half of the tile's
+    own meadow-green pixels (none: no change)."""
+    if meadow_value is None:
+        px = hsv[::2, ::2][inside[::2, ::2]]  # every other pixel is plenty
+        sel = (px[:, 0] >= 24) & (px[:, 0] <= 40) & (px[:, 1] >= 90) & (px[:, 2] >= 40)
+        if int(sel.sum()) < 50:
+            return 1.0
+        v = px[sel, 2]
+        meadow_value = float(np.median(v[v >= np.median(v)]))
+    return float(np.clip(REFERENCE_VALUE / max(meadow_value, 1.0), *GAIN_RANGE))
+
+
+@lru_cache(maxsize=8)
+def _inside_cached(radius: int, shape: tuple[int, int]) -> np.ndarray:
+    inside = cv2.erode(hexagon_mask(radius), np.ones((7, 7), np.uint8),
+                       borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    assert inside.shape == shape
+    inside.setflags(write=False)
+    return inside
+
+
+def _inside(radius: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The hexagon less a 3-pixel margin (cached: every tile has the same size)."""
+    return _inside_cached(radius, (int(shape[0]), int(shape[1])))
+
+
+@lru_cache(maxsize=8)
+def _rim_cached(radius: int, shape: tuple[int, int]) -> np.ndarray:
+    inside = _inside(radius, shape).astype(np.uint8)
+    core = np.asarray(cv2.erode(inside, np.ones((RIM_PX, RIM_PX), np.uint8),
+                                borderType=cv2.BORDER_CONSTANT, borderValue=0), np.uint8)
+    rim = inside & (1 - core)
+    rim.setflags(write=False)
+    return rim
+
+
+def _rim(radius: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The outermost pixels of ``_inside`` (1 there; uint8)."""
+    return _rim_cached(radius, (int(shape[0]), int(shape[1])))
+
+
+def _hue_mask(hue: np.ndarray, kind: str) -> np.ndarray:
+    if kind == "village":
+        return (hue < 8) | (hue >= 165)
+    if kind == "grain":
+        return (hue >= GRAIN_HUES[0]) & (hue < GRAIN_HUES[1])
+    return (hue >= 40) & (hue < 90)
+
+
+def candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
+               meadow_value: float | None = None) -> list[Candidate]:
+    """Every pennant-like blob of the rectified tile (see the module docstring)."""
+    fc = config.flags
     radius = tile.shape[1] // 2
     hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
+    inside = _inside(radius, tile.shape[:2])
     hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
-    inside = cv2.erode(hexagon_mask(radius), np.ones((7, 7), np.uint8)) > 0
+    gain = exposure_gain(hsv, inside, meadow_value)
+    if abs(gain - 1.0) > 0.02:
+        val = cv2.convertScaleAbs(val, alpha=gain)
     # The outline is a thin light line: what a small opening takes away from lightness.
     light = val.astype(np.float32) - sat.astype(np.float32)  # white high, colours low
     tophat = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    white = (tophat > config.flags.outline_tophat).astype(np.uint8)
+    white = (tophat > fc.outline_tophat).astype(np.uint8)
     # Cut along the outline, so a pennant lying on its own terrain stands apart.
-    strong = ((sat >= config.flags.saturation_min) & (val >= 80) & inside
-              & (tophat < config.flags.cut_tophat))
+    strong = ((sat >= fc.saturation_min) & (val >= 80) & inside & (tophat < fc.cut_tophat))
     hex_area = float(np.count_nonzero(inside))
     ring_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     far_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
-    best: Flag | None = None
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    pad = 8  # each blob is examined in its bounding box with this margin
+    light_p = cv2.copyMakeBorder(light, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    white_p = np.asarray(cv2.copyMakeBorder(white, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                            value=0), np.uint8)
+    val_p = cv2.copyMakeBorder(val, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    # A blob on the hexagon's rim is cut by the tile's edge (or is a neighbour's art
+    # seen through a slightly offset outline): no whole pennant.
+    rim_p = cv2.copyMakeBorder(_rim(radius, tile.shape[:2]), pad, pad, pad, pad,
+                               cv2.BORDER_CONSTANT, value=1)
+    out: list[Candidate] = []
+
+    def consider(comp: np.ndarray, x0: int, y0: int, kind: str, split: bool) -> bool:
+        """``comp``: the blob in the window whose corner is (x0, y0) in padded pixels."""
+        area = float(comp.sum())
+        frac = area / hex_area
+        if not fc.min_area_frac <= frac <= fc.max_area_frac:
+            return False
+        wh, ww = comp.shape
+        if np.any(comp & rim_p[y0:y0 + wh, x0:x0 + ww]):
+            return False
+        ys, xs = np.nonzero(comp)
+        w, h = int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+        if max(w, h) > 2.5 * min(w, h) or area < 0.3 * w * h:
+            return False
+        # A pennant is a triangle: it fills about half of its smallest bounding
+        # rectangle (roofs and fields fill most of theirs) and nearly all of its least
+        # enclosing triangle (roofs, fields and tree clumps do not).
+        contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        contour = max(contours, key=cv2.contourArea)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+        fill = area / max(rw * rh, 1.0)
+        if fill > fc.fill_max:
+            return False
+        tri_area, _ = cv2.minEnclosingTriangle(contour.astype(np.float32))
+        triangle = area / max(float(tri_area), 1.0)
+        light_w = light_p[y0:y0 + wh, x0:x0 + ww]
+        near = np.asarray(cv2.dilate(comp, ring_k), np.uint8)
+        ring = near & (1 - comp)
+        ring_px = int(ring.sum())
+        if ring_px == 0:
+            return False
+        # Outline: the ring is a thin light line, or at least lighter than what lies
+        # beyond it (on pale cobbles a white line hardly stands out of the opening).
+        beyond = (np.asarray(cv2.dilate(comp, far_k), np.uint8) & (1 - near)) > 0
+        level = float(np.median(light_w[beyond])) if beyond.any() else 255.0
+        lighter = (light_w > level + fc.outline_tophat).astype(np.uint8)
+        outline = float(((white_p[y0:y0 + wh, x0:x0 + ww] | lighter) & ring).sum()) / ring_px
+        value = float(np.median(val_p[y0:y0 + wh, x0:x0 + ww][comp > 0]))
+        centre = (float(xs.mean()) + x0 - pad, float(ys.mean()) + y0 - pad)
+        out.append(Candidate(kind, centre, frac, fill, outline, value, split, triangle))
+        return True
+
     for kind in KINDS:
-        if code is not None and KINDS[kind] not in code:
-            continue
-        if kind == "village":
-            in_hue = (hue < 8) | (hue >= 165)
-        elif kind == "grain":
-            in_hue = (hue >= GRAIN_HUES[0]) & (hue < GRAIN_HUES[1])
-        else:
-            in_hue = (hue >= 40) & (hue < 90)
-        mask = (strong & in_hue).astype(np.uint8)
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        mask = (strong & _hue_mask(hue, kind)).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+            mask, 8, cv2.CV_32S, cv2.CCL_SAUF)  # sequential: small images, no thread start-up
         for i in range(1, n):
             area = float(stats[i, cv2.CC_STAT_AREA])
-            frac = area / hex_area
-            if not config.flags.min_area_frac <= frac <= config.flags.max_area_frac:
+            if area < fc.min_area_frac * hex_area:
                 continue
             x, y, w, h = (int(v) for v in stats[i, :4])
-            if max(w, h) > 2.5 * min(w, h) or area < 0.3 * w * h:
+            comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+            comp = cv2.copyMakeBorder(comp, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+            # (x, y) is the window's corner in padded pixels
+            if area <= fc.max_area_frac * hex_area and consider(comp, x, y, kind, False):
                 continue
-            comp = (labels == i).astype(np.uint8)
-            if kind != "forest" and float(np.median(val[comp > 0])) < config.flags.value_min:
-                continue  # a pennant's red or yellow is bright; roofs in shade are not
-            # A pennant is a triangle: it fills about half of its smallest bounding
-            # rectangle (roofs and fields fill most of theirs).
-            contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            (_, _), (rw, rh), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-            fill = area / max(rw * rh, 1.0)
-            if fill > config.flags.fill_max:
-                continue
-            ring = cv2.dilate(comp, ring_k) & (1 - comp)
-            ring_px = int(ring.sum())
-            if ring_px == 0:
-                continue
-            # Outline: the ring is a thin light line, or at least lighter than what lies
-            # beyond it (on pale cobbles a white line hardly stands out of the opening).
-            near: np.ndarray = np.asarray(cv2.dilate(comp, ring_k), np.uint8)
-            beyond = (np.asarray(cv2.dilate(comp, far_k), np.uint8) & (1 - near)) > 0
-            level = float(np.median(light[beyond])) if beyond.any() else 255.0
-            lighter = (light > level + config.flags.outline_tophat).astype(np.uint8)
-            outline = float(((white | lighter) & ring).sum()) / ring_px
-            if outline < config.flags.outline_min:
-                continue
-            conf = float(min(1.0, outline / 0.7))
+            # Too big or misshapen: a pennant merged with art of its colour; erode until
+            # parts come free.
+            core = comp
+            least, most = 0.25 * fc.min_area_frac * hex_area, fc.max_area_frac * hex_area
+            for step in range(1, fc.split_steps + 1):
+                core = cv2.erode(core, cross)
+                m, sub, parts, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+                    core, 4, cv2.CV_32S, cv2.CCL_SAUF)
+                if m <= 1 or parts[1:, cv2.CC_STAT_AREA].max() < least:
+                    break  # nothing pennant-sized is left to free
+                for j in range(1, m):
+                    if not least <= parts[j, cv2.CC_STAT_AREA] <= most:
+                        continue
+                    # the part grown back, in its own window (margin for the rings)
+                    px, py, pw, ph = (int(v) for v in parts[j, :4])
+                    margin = step + 6
+                    xa, ya = max(0, px - margin), max(0, py - margin)
+                    xb = min(comp.shape[1], px + pw + margin)
+                    yb = min(comp.shape[0], py + ph + margin)
+                    part = (sub[ya:yb, xa:xb] == j).astype(np.uint8)
+                    grown = cv2.dilate(part, cross, iterations=step) & comp[ya:yb, xa:xb]
+                    if consider(grown, x + xa, y + ya, kind, True):
+                        core[ya:yb, xa:xb][part > 0] = 0  # found: not again, smaller
+    return out
+
+
+def confidence(c: Candidate, config: ScanConfig = DEFAULT_CONFIG) -> float:
+    """How surely a candidate is a pennant (0..1): a triangle (it fills its least
+    enclosing triangle; roofs, fields and tree clumps do not) with a light outline,
+    dimmed when the blob is dull (roofs in shade) or was split from a field."""
+    fc = config.flags
+    shape = float(np.clip((c.triangle - fc.triangle_low) / (fc.triangle_high - fc.triangle_low),
+                          0.0, 1.0))
+    outline = min(1.0, c.outline / fc.outline_full)
+    conf = fc.shape_weight * shape + (1.0 - fc.shape_weight) * outline
+    if c.kind != "forest" and c.value < fc.value_min:
+        conf *= fc.dull_factor  # a pennant's red or yellow is bright; roofs in shade are not
+    if c.split:
+        conf *= fc.split_factor
+    if c.fill > fc.fill_soft:
+        conf *= fc.full_factor  # rounder than a sharp triangle (blur at low resolution)
+    return float(conf)
+
+
+def find_flag(tile: np.ndarray, code: str | None = None,
+              config: ScanConfig = DEFAULT_CONFIG, meadow_value: float | None = None
+              ) -> Flag | None:
+    """The flag on a rectified tile, or None (see the module docstring); ``code`` (as
+    read) prefers kinds of its terrains; ``meadow_value``: the scan's meadow estimate
+    (HSV value) for this tile."""
+    fc = config.flags
+    best: Flag | None = None
+    best_other: Flag | None = None
+    for c in candidates(tile, config, meadow_value):
+        conf = confidence(c, config)
+        if conf < fc.confidence_min:
+            continue
+        flag = Flag(c.kind, conf, c.center)
+        if code is None or KINDS[c.kind] in code:
             if best is None or conf > best.confidence:
-                best = Flag(kind, conf, (float(cents[i][0]), float(cents[i][1])))
+                best = flag
+        elif best_other is None or conf > best_other.confidence:
+            best_other = flag
+    if best is None and best_other is not None:
+        # The code as read lacks this terrain: keep the flag, but only as a doubtful one.
+        best = Flag(best_other.kind, min(best_other.confidence, 0.5 * fc.flag_doubt_below),
+                    best_other.center)
     return best

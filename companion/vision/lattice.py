@@ -412,7 +412,8 @@ def partly_covered(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CON
 
 # --- Local refinement: snap every cell to the seams around it, then RANSAC ----------
 
-def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float) -> np.ndarray:
+def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float,
+                 outside: bool = False) -> np.ndarray:
     """H x W x 2 float map: the lightness gradient (gx, gy), scaled so strong edges are
     about 1. Tile boundaries are long straight edges; ``oriented_score`` rewards
     gradient across a predicted side and penalises gradient along it, so the art's
@@ -426,7 +427,8 @@ def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float) -> np.ndarr
     inside = mag[grown > 0]
     top = float(np.percentile(inside, 95)) if inside.size else 1.0
     grad = np.stack([gx, gy], axis=2) / max(top, 1e-6)
-    grad[grown == 0] = 0.0
+    if not outside:
+        grad[grown == 0] = 0.0
     return grad
 
 
@@ -580,7 +582,12 @@ def seam_score(lat: Lattice, cells: list[tuple[int, int]], bmap: np.ndarray) -> 
 
 
 def deepest_point(mask: np.ndarray) -> tuple[float, float]:
-    """The point of the silhouette farthest from the table (inside even for a U shape)."""
+    """The point of the silhouette's largest part farthest from the table (inside even
+    for a U shape; never on a box lid or score pad beside a larger map)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n > 2:
+        biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        mask = np.where(labels == biggest, 255, 0).astype(np.uint8)
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
     return (float(x), float(y))
@@ -681,4 +688,360 @@ def snap_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
             dx, dy, scale = best_move[i]
             corners = centres[i] + scale * (corners - centres[i]) + np.array([dx, dy])
         out[cell] = corners
+    return out
+
+
+# --- The tile size from the seams' periodicity ---------------------------------------
+
+@dataclass(frozen=True)
+class Period:
+    """The lattice as the map's seams repeat it: image vectors ``a`` and ``b`` from a
+    cell to two neighbours 60 degrees apart in lattice space (``a x b > 0``), and the
+    ``contrast`` of the edge autocorrelation at the lattice's translations over the
+    points between them (``seam_period``)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    contrast: float
+
+    @property
+    def radius(self) -> float:
+        """The circumradius of a cell of the same image area."""
+        cross = abs(float(self.a[0] * self.b[1] - self.a[1] * self.b[0]))
+        return math.sqrt(cross / (1.5 * SQRT3))
+
+    def linear(self) -> np.ndarray:
+        """The 2 x 2 map from lattice space to the image, of the six equivalent ones the
+        one least rotated (edge 0 nearest the photo's top)."""
+        best, best_turn = np.eye(2), np.inf
+        dst = np.array([self.a, self.b]).T
+        for k in range(6):
+            src = np.array([NEIGHBOUR_VECTORS[k], NEIGHBOUR_VECTORS[(k + 1) % 6]]).T
+            lin = dst @ np.linalg.inv(src)
+            turn = abs(math.degrees(math.atan2(lin[1, 0] - lin[0, 1], lin[0, 0] + lin[1, 1])))
+            if turn < best_turn:
+                best, best_turn = lin, turn
+        return best
+
+
+_SHELLS = np.array([(i, j) for i in range(-2, 3) for j in range(-2, 3)
+                    if (i, j) != (0, 0) and max(abs(i), abs(j), abs(i - j)) <= 2], np.float64)
+"""Lattice translations (in units of a and b) of the first two shells."""
+_BETWEEN = np.array([(i / k, j / k) for k in (2, 3) for i in range(k + 1) for j in range(k + 1)
+                     if i % k or j % k], np.float64)
+"""Halves and thirds of them: lattice points of the lattices 2 and 3 times finer (and
+of the finer lattices rotated 30 degrees), where a true lattice's autocorrelation is low."""
+
+
+def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5
+                         ) -> tuple[np.ndarray, tuple[int, int], float]:
+    """Autocorrelation of the edge orientation field inside ``mask``, high-passed.
+
+    Each pixel's lightness gradient as a doubled-angle complex number (an edge and its
+    reverse alike, magnitude clipped at the 95th percentile): edges repeated at a lag
+    with the same direction add up. The map's seams repeat at every lattice translation,
+    the art (different on every tile) does not. Normalised by the mask's own overlap at
+    each lag and by the zero lag; each ring of lags' mean is subtracted.
+    Computed at ``scale`` of ``image``; returns the map, the zero lag's index (x, y) and
+    the scale.
+    """
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    x0, x1, y0, y1 = bx, bx + bw, by, by + bh
+    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2Lab)[:, :, 0].astype(np.float32)
+    size = (max(8, int(round((x1 - x0) * scale))), max(8, int(round((y1 - y0) * scale))))
+    light = cv2.resize(cv2.GaussianBlur(lab, (0, 0), 1.0), size, interpolation=cv2.INTER_AREA)
+    region = cv2.dilate(mask[y0:y1, x0:x1], np.ones((9, 9), np.uint8))
+    m = cv2.resize(region, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    gx = cv2.Sobel(light, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(light, cv2.CV_32F, 0, 1)
+    mag = np.hypot(gx, gy)
+    inside = mag[m > 0.5]
+    top = float(np.percentile(inside, 95)) if inside.size else 1.0
+    # (gx + i gy)^2 / |g|^2 scaled to the clipped magnitude, as two float32 channels.
+    weight = np.minimum(mag, top) * m / np.maximum(mag * mag, 1e-6)
+    z = np.dstack([(gx * gx - gy * gy) * weight, 2.0 * gx * gy * weight]).astype(np.float32)
+    h, w = m.shape
+    big_h, big_w = cv2.getOptimalDFTSize(2 * h), cv2.getOptimalDFTSize(2 * w)
+
+    def correlate(values: np.ndarray) -> np.ndarray:
+        padded = np.zeros((big_h, big_w, values.shape[2]), np.float32)
+        padded[:h, :w] = values
+        spec = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT if values.shape[2] == 1
+                       else cv2.DFT_COMPLEX_INPUT | cv2.DFT_COMPLEX_OUTPUT)
+        power = cv2.mulSpectrums(spec, spec, 0, conjB=True)
+        out = cv2.idft(power, flags=cv2.DFT_COMPLEX_OUTPUT | cv2.DFT_SCALE)[:, :, 0]
+        return np.fft.fftshift(out)
+
+    auto = correlate(z)
+    overlap = correlate(m[:, :, None])
+    auto = auto / np.maximum(overlap, 0.1 * float(overlap.max()))
+    centre = (big_w // 2, big_h // 2)
+    auto = (auto / max(float(auto[centre[1], centre[0]]), 1e-9)).astype(np.float32)
+    # The art's own correlation decays with the lag about alike in every direction:
+    # subtract the mean over each ring of lags, and smooth a little (hand-laid tiles
+    # spread each lattice peak over a few pixels).
+    yy, xx = np.indices(auto.shape)
+    ring = np.round(np.hypot(xx - centre[0], yy - centre[1])).astype(np.int64)
+    sums = np.bincount(ring.ravel(), auto.ravel())
+    counts = np.bincount(ring.ravel())
+    auto = auto - (sums / np.maximum(counts, 1))[ring].astype(np.float32)
+    auto = cv2.GaussianBlur(auto, (0, 0), 1.0)
+    return auto, centre, scale
+
+
+def _sample(auto: np.ndarray, centre: tuple[int, int], lags: np.ndarray) -> np.ndarray:
+    """Bilinear values of ``auto`` at ``lags`` (... x 2) from ``centre``; NaN outside."""
+    h, w = auto.shape
+    x = centre[0] + lags[..., 0]
+    y = centre[1] + lags[..., 1]
+    ok = (x >= 0) & (x < w - 1) & (y >= 0) & (y < h - 1)
+    x, y = np.clip(x, 0, w - 1.001), np.clip(y, 0, h - 1.001)
+    x0, y0 = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
+    fx, fy = x - x0, y - y0
+    v = (auto[y0, x0] * (1 - fx) * (1 - fy) + auto[y0, x0 + 1] * fx * (1 - fy)
+         + auto[y0 + 1, x0] * (1 - fx) * fy + auto[y0 + 1, x0 + 1] * fx * fy)
+    return np.where(ok, v, np.nan)
+
+
+def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAULT_CONFIG
+                ) -> Period | None:
+    """The lattice the seams inside ``mask`` repeat, or None when nothing repeats.
+
+    Candidate pairs of neighbour vectors come from the strongest peaks of
+    ``edge_autocorrelation`` (lengths within ``period_radius_range`` of a plausible
+    tile, at most 1.4 apart, 40-80 degrees between them: a tilted camera squashes
+    60). Each is scored by its contrast: the mean autocorrelation at its first two
+    shells of translations minus that at their halves and thirds (where the lattices
+    two and three times finer, and those turned 30 degrees, have points), so a finer
+    lattice than the map's pays for its empty points and a coarser one for the points
+    it leaves out. Of the pairs scoring within ``period_fine_share`` of the best, the
+    finest that holds the best one's translations wins (a coarser lattice's
+    translations are also the finer one's). None when the best contrast is below
+    ``period_min_contrast``.
+    """
+    if cv2.countNonZero(mask) < 64:
+        return None
+    lat_cfg = config.lattice
+    auto, centre, scale = edge_autocorrelation(image, mask, lat_cfg.period_scale)
+    lo, hi = (v * SQRT3 * scale * max(image.shape[:2]) for v in lat_cfg.period_radius_range)
+    # A lag more than half the map's narrow side rests on too few pixels.
+    _, _, bw, bh = cv2.boundingRect(mask)
+    hi = min(hi, 0.5 * scale * min(bw, bh))
+    peak = (auto >= cv2.dilate(auto, np.ones((3, 3), np.uint8))) & (auto > 0)
+    py, px = np.nonzero(peak)
+    lags = np.stack([px - centre[0], py - centre[1]], axis=1).astype(np.float64)
+    dist = np.hypot(lags[:, 0], lags[:, 1])
+    half = (lags[:, 1] > 0) | ((lags[:, 1] == 0) & (lags[:, 0] > 0))
+    sel = (dist > lo) & (dist < hi) & half
+    lags, value = lags[sel], auto[py[sel], px[sel]]
+    if len(lags) < 2:
+        return None
+    lags = lags[np.argsort(-value)[:lat_cfg.period_peaks]]
+    lags = np.concatenate([lags, -lags])
+    length = np.hypot(lags[:, 0], lags[:, 1])
+    found: list[tuple[float, np.ndarray, np.ndarray]] = []
+    for i in range(len(lags)):
+        a = lags[i]
+        for j in range(len(lags)):
+            b = lags[j]
+            cross = a[0] * b[1] - a[1] * b[0]
+            if cross <= 0 or not 0.7 < length[j] / length[i] < 1.43:
+                continue
+            cos = float(a @ b) / (length[i] * length[j])
+            if not math.cos(math.radians(80)) <= cos <= math.cos(math.radians(40)):
+                continue
+            basis = np.array([a, b])
+            on = np.nanmean(_sample(auto, centre, _SHELLS @ basis))
+            off = np.nanmean(_sample(auto, centre, _BETWEEN @ basis))
+            if np.isfinite(on) and np.isfinite(off):
+                found.append((float(on - off), a, b))
+    if not found:
+        return None
+    found.sort(key=lambda t: -t[0])
+    top, a, b = found[0]
+    if top < lat_cfg.period_min_contrast:
+        return None
+    best = (top, a, b)
+    big = np.array([a, b]).T
+    for score, fa, fb in found[1:]:
+        if score < lat_cfg.period_fine_share * top:
+            break
+        fine = np.array([fa, fb]).T
+        ratio = abs(np.linalg.det(big) / np.linalg.det(fine))
+        if not 1.5 < ratio < 50.0 or abs(np.linalg.det(fine)) >= abs(
+                np.linalg.det(np.array([best[1], best[2]]).T)):
+            continue
+        coords = np.linalg.solve(fine, big)
+        if np.abs(coords - np.round(coords)).max() < 0.12:
+            best = (score, fa, fb)
+    score, a, b = best
+    return Period(a / scale, b / scale, score)
+
+
+def fit_period(view: MapView, period: Period, config: ScanConfig = DEFAULT_CONFIG
+               ) -> list[Lattice]:
+    """Lattices with the linear part of ``period`` at the offsets (a grid over one cell)
+    that put the outlines of all cells whose centre the silhouette covers on the seams
+    (best first, at most ``outline_starts``, distinct)."""
+    lin = period.linear()
+    base = np.eye(3)
+    base[:2, :2] = lin
+    base[:2, 2] = view.middle
+    cells = _cells_around(base, view.box, view.radius)
+    if len(cells) == 0:
+        return []
+    lat_c = np.stack([1.5 * cells[:, 0], SQRT3 * (cells[:, 1] + cells[:, 0] / 2)], axis=1)
+    b1 = np.array(UNIT.to_pixel((1, 0)))
+    b2 = np.array(UNIT.to_pixel((0, 1)))
+    steps = 2 * config.lattice.local_offset_steps
+    grid = np.arange(steps) / steps
+    gu, gv = np.meshgrid(grid, grid)
+    offsets = gu.ravel()[:, None] * b1[None, :] + gv.ravel()[:, None] * b2[None, :]
+    centres = (lat_c[None, :, :] + offsets[:, None, :]) @ lin.T + view.middle  # O x C x 2
+    h, w = view.mask.shape
+    xs = np.clip(np.round(centres[..., 0]).astype(np.int64), 0, w - 1)
+    ys = np.clip(np.round(centres[..., 1]).astype(np.int64), 0, h - 1)
+    inside = view.mask[ys, xs] > 0  # O x C
+    outline = OUTLINE_POINTS[::2] @ lin.T  # P x 2
+    tangents = OUTLINE_TANGENTS[::2] @ lin.T
+    pts = centres[:, :, None, :] + outline[None, None, :, :]  # O x C x P x 2
+    side = oriented_score(view.grad, pts, tangents[None, None, :, :]).mean(axis=2)
+    score = (side * inside).sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
+    out: list[Lattice] = []
+    for o in np.argsort(-score):
+        hom = base.copy()
+        hom[:2, 2] = lin @ offsets[o] + view.middle
+        lat = Lattice(hom, 0)
+        if any(_same_alignment(lat, k) for k in out):
+            continue
+        out.append(lat)
+        if len(out) >= config.lattice.outline_starts:
+            break
+    return out
+
+
+def _same_alignment(one: Lattice, other: Lattice) -> bool:
+    origin = other.to_lattice(one.to_image(np.zeros((1, 2))))[0]
+    cell = hex_round(*UNIT.to_fractional((origin[0], origin[1])))
+    return bool(np.hypot(*(origin - np.array(UNIT.to_pixel(cell)))) < 0.3)
+
+
+def side_evidence(view: MapView, corners: np.ndarray) -> np.ndarray:
+    """Per side of a cell (six image ``corners``, side k from corner k to k + 1): the
+    mean ``oriented_score`` along it, high where a seam or the map's edge lies."""
+    t = np.linspace(0.15, 0.85, 6)
+    a = corners[:, None, :]
+    b = np.roll(corners, -1, axis=0)[:, None, :]
+    pts = a + (b - a) * t[None, :, None]  # 6 x 6 x 2
+    return oriented_score(view.grad, pts, (b - a)).mean(axis=1)
+
+
+def inner_seams(lat: Lattice, view: MapView, cells: list[tuple[int, int]]) -> np.ndarray:
+    """``side_evidence`` of every side two of ``cells`` share (each once): a map's seams
+    show there, the art inside one tile mostly does not."""
+    taken = set(cells)
+    out = []
+    for cell in cells:
+        corners = lat.cell_corners(cell)
+        for e in range(3):  # sides towards neighbours 0, 1, 2 once per pair
+            dq, dr = NEIGHBOUR_DELTAS[e]
+            if (cell[0] + dq, cell[1] + dr) in taken:
+                out.append((corners, SIDE_OF_EDGE[e]))
+    if not out:
+        return np.zeros(0)
+    scores = [side_evidence(view, c)[k] for c, k in out]
+    return np.array(scores)
+
+
+NEIGHBOUR_DELTAS = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
+SIDE_OF_EDGE = [int(np.argmin([np.hypot(*(0.5 * (np.array(UNIT.corners((0, 0))[k])
+                                               + np.array(UNIT.corners((0, 0))[(k + 1) % 6]))
+                                         - 0.5 * NEIGHBOUR_VECTORS[e])) for k in range(6)]))
+                for e in range(6)]
+"""The side (corner k to k + 1) facing neighbour e."""
+
+
+def _pose_scores(grad: np.ndarray, outline: np.ndarray, tangents: np.ndarray,
+                 centres: np.ndarray, shifts: np.ndarray, turns: np.ndarray,
+                 scales: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``oriented_score`` of every cell's outline (C x P x 2 image points around
+    ``centres``, side directions ``tangents``) under every pose: a shift (C x S x 2), a
+    turn (degrees) and a scale about the cell's centre, averaged over the outline.
+    Returns the scores (C x S x T x K) and the turns' rotation matrices."""
+    rel = outline - centres[:, None, :]  # C x P x 2
+    tangent_rel = tangents
+    rad = np.radians(turns)
+    cos, sin = np.cos(rad), np.sin(rad)
+    rot = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)  # T x 2 x 2
+    turned = np.einsum("tij,cpj->ctpi", rot, rel)  # C x T x P x 2
+    tang = np.einsum("tij,cpj->ctpi", rot, tangent_rel)
+    pts = (centres[:, None, None, None, :]
+           + scales[None, None, :, None, None] * turned[:, :, None, :, :])  # C x T x K x P x 2
+    pts = pts[:, None] + shifts[:, :, None, None, None, :]  # C x S x T x K x P x 2
+    score = oriented_score(grad, pts, tang[:, None, :, None, :, :]).mean(axis=-1)
+    return score, rot
+
+
+def fit_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
+              config: ScanConfig = DEFAULT_CONFIG) -> dict[tuple[int, int], np.ndarray]:
+    """Image corners of each cell on its own tile, the lattice bent to follow the map.
+
+    One homography cannot follow barrel distortion, a bent mat or tiles pushed about
+    by hand, and its error grows towards the map's rim. Each cell's outline is first
+    shifted (up to ``snap_search_frac`` of its radius) to where the boundary map agrees
+    best with all six sides; the lattice's local drift is the median of those shifts
+    over the cell and its neighbours (a cell misled by its art is outvoted). From
+    there each tile's own placement is searched: a small shift (``cell_shift_frac``)
+    and turn (``cell_turns``: hand-laid tiles lie a few degrees askew), scored at each
+    of ``cell_scales`` (a rim's inner or outer edge); it is kept when it gains
+    ``snap_min_gain`` over the drift alone. The cell keeps the lattice's size (the
+    tiles' spacing, the size the terrain model reads a tile at).
+    """
+    if not cells:
+        return {}
+    cfg = config.lattice
+    corners = np.array([lat.cell_corners(c) for c in cells])  # C x 6 x 2
+    centres = corners.mean(axis=1)
+    sizes = np.linalg.norm(corners - centres[:, None, :], axis=2).mean(axis=1)
+    t = np.linspace(0.15, 0.85, 6)
+    ends = np.roll(corners, -1, axis=1)
+    outline = (corners[:, :, None, :] + (ends - corners)[:, :, None, :] * t[None, None, :, None]
+               ).reshape(len(cells), -1, 2)  # C x 36 x 2, six points per side
+    # The tangent of each outline point: the direction of its side.
+    tangents = np.repeat(ends - corners, len(t), axis=1)
+    reach = cfg.snap_search_frac
+    steps = np.linspace(-reach, reach, cfg.snap_steps)
+    gx, gy = np.meshgrid(steps, steps)
+    coarse = np.stack([gx.ravel(), gy.ravel()], axis=1)[None] * sizes[:, None, None]
+    pts = outline[:, None] + coarse[:, :, None, :]
+    first = oriented_score(view.grad, pts, tangents[:, None]).mean(axis=2)  # C x S
+    shift = coarse[np.arange(len(cells)), first.argmax(axis=1)]  # C x 2
+    index = {c: i for i, c in enumerate(cells)}
+    drift = np.empty_like(shift)
+    for i, (q, r) in enumerate(cells):
+        group = [i] + [index[(q + dq, r + dr)] for dq, dr in NEIGHBOUR_DELTAS
+                       if (q + dq, r + dr) in index]
+        drift[i] = np.median(shift[group], axis=0) if len(group) >= 3 else shift[i]
+    fine = np.linspace(-cfg.cell_shift_frac, cfg.cell_shift_frac, 5)
+    fx, fy = np.meshgrid(fine, fine)
+    near = (np.stack([fx.ravel(), fy.ravel()], axis=1)[None] * sizes[:, None, None]
+            + drift[:, None, :])  # C x S x 2
+    turns = np.array(cfg.cell_turns, np.float64)
+    scales = np.array(cfg.cell_scales, np.float64)
+    score, rot = _pose_scores(view.grad, outline, tangents, centres, near, turns, scales)
+    flat = score.reshape(len(cells), -1)
+    best = flat.argmax(axis=1)
+    s_i, t_i, _ = np.unravel_index(best, score.shape[1:])
+    # The drift alone: the middle shift, no turn.
+    zero_s = (len(fine) ** 2) // 2
+    zero_t = int(np.argmin(np.abs(turns)))
+    plain = score[:, zero_s, zero_t].max(axis=-1)
+    out: dict[tuple[int, int], np.ndarray] = {}
+    for i, cell in enumerate(cells):
+        rel = corners[i] - centres[i]
+        if flat[i, best[i]] - plain[i] >= cfg.snap_min_gain:
+            moved = rel @ rot[t_i[i]].T + centres[i] + near[i, s_i[i]]
+        else:
+            moved = rel + centres[i] + drift[i]
+        out[cell] = moved
     return out

@@ -292,18 +292,26 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     """Fit one lattice to all tiles on the table (touching or with small gaps).
 
     ``one_tile`` (six corners, standard order) is the rival reading of a lone hexagonal
-    outline as one tile: when a lattice with that single cell explains the photo at
-    least as well (``lattice.fit_quality``), no map is returned (an empty list).
+    outline as one tile: unless the evidence inside shows a map (``_a_map_inside``:
+    repeating seams at a smaller cell size, seams between the cells, a better fit than
+    the one tile), no map is returned (an empty list).
     """
     import cv2
 
     map_mask: np.ndarray = np.zeros(image.shape[:2], np.uint8)
     cv2.drawContours(map_mask, [b.contour for b in comps], -1, 255, -1)
     hexes = [b for b in comps if b.hexagon is not None]
-    if len(hexes) >= 3:
+    # The tile size: the seams' periodicity inside the map when they repeat (outlines
+    # mislead: cardboard walls widen a lone hexagon, a table the colour of the art cuts
+    # the silhouette), else the lone hexagons', else the outline's.
+    period = lattice_mod.seam_period(image, map_mask, config)
+    if period is not None:
+        radius = period.radius
+    elif len(hexes) >= 3:
         radius = float(np.median([_hex_radius(b) for b in hexes]))
     else:
         radius = lattice_mod.estimate_radius(map_mask)
+    sized = period is not None or len(hexes) >= 3
     if radius <= 4:
         raise ScanError("no tiles recognised: the shapes on the table are not hexagons")
     # Holes as big as a tile are empty cells inside the map: keep them open.
@@ -318,8 +326,12 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     view = lattice_mod.map_view(image, map_mask, radius)
     views = [view]
-    local = lattice_mod.fit_local(view, config)
-    if local and len(hexes) < 3:
+    if period is not None:
+        local = lattice_mod.fit_period(view, period, config) + lattice_mod.fit_local(
+            view, config, config.lattice.period_local_scales)
+    else:
+        local = lattice_mod.fit_local(view, config)
+    if local and not sized:
         # The silhouette only hints at the tile size; the seams near the middle may
         # tell it better: try that size too and let the fit quality decide.
         size = float(np.sqrt(abs(np.linalg.det(local[0].homography[:2, :2]))))
@@ -347,9 +359,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                 continue
             # Judge every candidate on the same view (the silhouette's size).
             score = lattice_mod.fit_quality(lat, view, config)
-            if len(hexes) >= 3 and not _size_agrees(lat, cells, radius, config):
-                # Tiles lying apart show the tile size: a lattice of another size
-                # only wins when nothing of the right size fits at all.
+            if sized and not _size_agrees(lat, cells, radius, config):
+                # The seams' period or tiles lying apart show the tile size: a lattice
+                # of another size only wins when nothing of the right size fits at all.
                 if other is None or score > other[0]:
                     other = (score, lat, cells)
                 continue
@@ -358,14 +370,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     best = best or other
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
-    if one_tile is not None:
-        import cv2
-
-        unit = np.array(lattice_mod.UNIT.corners((0, 0)), np.float64)
-        hom, _ = cv2.findHomography(unit, np.asarray(one_tile, np.float64))
-        if hom is None or lattice_mod.fit_quality(lattice_mod.Lattice(hom, 0), view,
-                                                  config) >= best[0]:
-            return []
+    if one_tile is not None and not _a_map_inside(one_tile, period, best, view, config):
+        return []
     _, lat, cells = best
     seen: dict[tuple[int, int], np.ndarray] = {}
 
@@ -376,7 +382,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         return seen[cell]
 
     cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config)
-    snapped = lattice_mod.snap_cells(lat, view, cells, config)
+    snapped = lattice_mod.fit_cells(lat, view, cells, config)
     out = []
     for cell in cells:
         # Whether the cell holds a tile is judged where the lattice puts it; the art
@@ -386,6 +392,31 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         corners = snapped[cell]
         out.append(LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius)))
     return out
+
+
+def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
+                  best: tuple[float, lattice_mod.Lattice, list[tuple[int, int]]],
+                  view: lattice_mod.MapView, config: ScanConfig) -> bool:
+    """Whether a lone hexagonal outline (``one_tile``, its six corners) holds a map:
+    the seams inside repeat (``period``), at a cell size at most half the outline's
+    (a hexagon of cells has at least seven), the ``best`` lattice's cells meet along
+    seams that show (median ``lattice.side_evidence`` of the sides two cells share at
+    least ``lattice.inner_seam_min``; inside one tile the art's edges run every way),
+    and that lattice explains the photo better than the one tile (``fit_quality``)."""
+    import cv2
+
+    corners = np.asarray(one_tile, np.float64)
+    outline_radius = float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean())
+    if period is None or period.radius > 0.5 * outline_radius:
+        return False
+    score, lat, cells = best
+    inner = lattice_mod.inner_seams(lat, view, cells)
+    if len(inner) == 0 or float(np.median(inner)) < config.lattice.inner_seam_min:
+        return False
+    unit = np.array(lattice_mod.UNIT.corners((0, 0)), np.float64)
+    hom, _ = cv2.findHomography(unit, corners)
+    return hom is not None and lattice_mod.fit_quality(lattice_mod.Lattice(hom, 0), view,
+                                                      config) < score
 
 
 def _size_agrees(lat: lattice_mod.Lattice, cells: list[tuple[int, int]], radius: float,
@@ -522,7 +553,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         if kind_of_task is not None:
             attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
         code, conf, _, _ = decode(probs, off, sections)
-        flag = find_flag(detail, code, config) if kind_of_task is None else None
+        flag = (find_flag(detail, code, config, tile_meadow[2]) if kind_of_task is None
+                else None)
         if flag is not None:
             attrs["flag"] = flag.kind
             attrs["flag_confidence"] = flag.confidence

@@ -11,6 +11,7 @@ the engine gains a code that has no template here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -437,6 +438,7 @@ TEMPLATES: dict[str, Callable[[Params], str]] = {
     "pool-exceeded": lambda p: _reveal(p) + _(
         "%(used)s %(terrain)s markers of %(value)s used; the box holds %(have)s",
         used=p["used"], terrain=terrains_name(p["type"]), value=p["value"], have=p["have"]),
+    "duel-tile-over-box": lambda p: _duel_over_box(p),
     "special-not-unlocked": lambda p: _(
         "%(special)s tile at %(at)s is on the map but not unlocked: not scored",
         special=special_name(p["special"]), at=_h(p["at"])),
@@ -615,7 +617,7 @@ TEMPLATES: dict[str, Callable[[Params], str]] = {
     "campaign-key-after-game": lambda p: _("%(key)s: must come before the first game",
                                            key=p["key"]),
     "campaign-key-twice": lambda p: _("%(key)s: given twice", key=p["key"]),
-    "unknown-hex": lambda p: _("unknown hex %(hex)s", hex=_q(p["hex"])) + str(p["suggest"]),
+    "unknown-hex": lambda p: _("unknown hex %(hex)s", hex=_q(p["hex"])) + _did_you_mean(p),
     "not-an-end": lambda p: _("%(hex)s is not an end of path %(path)s (%(low)s and %(high)s)",
                               hex=hex_name(p["hex"]), path=path_name(p["path"]),
                               low=hex_name(p["low"]), high=hex_name(p["high"])),
@@ -627,7 +629,7 @@ TEMPLATES: dict[str, Callable[[Params], str]] = {
     "no-game-yet": lambda p: _("no game recorded yet: crosses come from a game's score"),
     "cross-at-least-one": lambda p: _("cross at least 1 circle (got %(count)s)",
                                       count=p["count"]),
-    "unknown-path": lambda p: _("unknown path %(path)s", path=_q(p["path"])) + str(p["suggest"]),
+    "unknown-path": lambda p: _("unknown path %(path)s", path=_q(p["path"])) + _did_you_mean(p),
     "path-full": lambda p: _("path %(path)s is full (%(circles)s of %(circles)s circles "
                              "crossed)", path=path_name(p["path"]), circles=p["circles"]),
     "path-too-short": lambda p: ngettext(
@@ -642,7 +644,7 @@ TEMPLATES: dict[str, Callable[[Params], str]] = {
         earned=p["earned"], spent=p["spent"]),
     "achieved-before-game": lambda p: _("achieved: comes after the game in which it was met"),
     "unknown-achievement": lambda p: (_("unknown achievement %(id)s", id=_q(p["id"]))
-                                      + str(p["suggest"])),
+                                      + _did_you_mean(p)),
     "achievement-on-track": lambda p: _("%(id)s is a hex of the advancement track: it is "
                                         "unlocked by reaching it, not ticked",
                                         id=hex_name(p["id"])),
@@ -653,6 +655,23 @@ TEMPLATES: dict[str, Callable[[Params], str]] = {
         (_("line %(n)s: ", n=p["line"]) if p.get("line") is not None else "")
         + _("%(id)s comes from %(box)s, which is not opened yet", id=hex_name(p["id"]),
             box=box_name(p["box"]))),
+    # ---- the Great Mill achievement, checked on a game record (campaign.mill)
+    "great-mill-met": lambda p: _who(p) + (
+        _("all 6 edges of the grain task tile at %(at)s with the mill meet grain edges of 6 "
+          "neighbours", at=_h(p["at"])) if p["mill"] else
+        _("all 6 edges of the grain task tile at %(at)s meet grain edges of 6 neighbours",
+          at=_h(p["at"]))),
+    "great-mill-not-met": lambda p: _("Great Mill not met: %(reasons)s", reasons=" | ".join(
+        say(r) for r in p["reasons"])),
+    "mill-no-grain-task": lambda p: _who(p) + _("no grain task tile"),
+    "mill-tile-faults": lambda p: _who(p) + _(
+        "grain task tile at %(at)s: %(faults)s", at=_h(p["at"]),
+        faults="; ".join(say(f) for f in p["faults"])),
+    "mill-edge-not-grain": lambda p: _("its edge %(edge)s is not grain", edge=p["edge"]),
+    "mill-edge-empty": lambda p: _("edge %(edge)s faces the empty hex %(other)s",
+                                   edge=p["edge"], other=_h(p["other"])),
+    "mill-edge-meets-other": lambda p: _("edge %(edge)s meets a non-grain edge of %(other)s",
+                                         edge=p["edge"], other=_h(p["other"])),
     "message": lambda p: str(p["text"]),
 }
 
@@ -662,6 +681,36 @@ def _tile(kind: Any) -> str:
     kinds = {"task": _("task"), "special": _("special"), "landscape": _("landscape"),
              "task tile": _("task tile"), "landscape tile": _("landscape tile")}
     return kinds.get(str(kind), str(kind))
+
+
+def _duel_over_box(p: Params) -> str:
+    """A Duel landscape holding more tiles of a kind than its box (``duel-tile-over-box``)."""
+    code, at, have = p["code"], _h(p["at"]), p["have"]
+    if p["kind"] == "landscape":
+        return ngettext("tile %(code)s at %(at)s: the box holds only %(num)d landscape tile "
+                        "per player", "tile %(code)s at %(at)s: the box holds only %(num)d "
+                        "landscape tiles per player", have, code=code, at=at)
+    if p["kind"] == "task":
+        return ngettext("tile %(code)s at %(at)s: the box holds only %(num)d task tile per "
+                        "player", "tile %(code)s at %(at)s: the box holds only %(num)d task "
+                        "tiles per player", have, code=code, at=at)
+    return _("%(special)s tile at %(at)s: the box holds one per player, and this landscape "
+             "has it already", special=special_name(p["kind"]), at=at)
+
+
+def _did_you_mean(p: Params) -> str:
+    """`` (did you mean start-box1?)`` after an unknown id, when one is close (a
+    ``suggest`` of the older form, the whole English phrase, is read for its id)."""
+    close = str(p.get("suggest") or "")
+    old = re.fullmatch(r" \(did you mean (.+)\?\)", close)
+    if old:
+        close = old.group(1)
+    return " " + _("(did you mean %(id)s?)", id=close) if close else ""
+
+
+def _who(p: Params) -> str:
+    """``"ana: "`` for a named landscape (a Duel section), else nothing."""
+    return f"{p['who']}: " if p.get("who") else ""
 
 
 def _game(game: Any) -> str:
@@ -715,4 +764,45 @@ def say_error(err: Exception) -> str:
     return _("line %(n)s: %(reason)s", n=line, reason=text) if line is not None else text
 
 
-__all__ = ["TEMPLATES", "as_json", "has_code", "say", "say_error"]
+SCAN_TEMPLATES: dict[str, Callable[[Params], str]] = {
+    "photo-too-large-bytes": lambda p: _("the photo is too large: %(bytes)s bytes (limit "
+                                         "%(limit)s)", bytes=p["bytes"], limit=p["limit"]),
+    "photo-too-large-pixels": lambda p: _(
+        "the photo is too large: %(width)sx%(height)s is over %(mp)s megapixels",
+        width=p["width"], height=p["height"], mp=p["megapixels"]),
+    "photo-too-small": lambda p: _("the photo is too small: %(width)sx%(height)s pixels",
+                                   width=p["width"], height=p["height"]),
+    "cannot-read": lambda p: _("the file cannot be read"),
+    "not-an-image-directory": lambda p: _("this is not an image"),
+    "not-an-image-input": lambda p: _("this is not an image"),
+    "not-an-image-array": lambda p: _("this is not an image"),
+    "not-an-image-channels": lambda p: _("the image has an unusual number of colour channels"),
+    "not-an-image-format": lambda p: _("the file is not a JPEG, PNG, WebP or HEIC photo"),
+    "not-an-image-empty": lambda p: _("the image is empty"),
+    "not-an-image-decode": lambda p: _("the image cannot be decoded"),
+    "image-bomb": lambda p: _("the image declares an enormous size (a decompression bomb)"),
+    "truncated-image": lambda p: _("the file ends before the picture does"),
+    "time-limit": lambda p: _("scanning it took over %(seconds)s s", seconds=p["seconds"]),
+    "no-tiles-empty": lambda p: _("no tiles found: the table looks empty"),
+    "no-tiles-not-tiles": lambda p: _("no tiles recognised: this does not look like a photo "
+                                      "of Dorfromantik tiles"),
+    "no-tiles-not-hexagons": lambda p: _("no tiles recognised: the shapes on the table are "
+                                         "not hexagons"),
+    "no-tiles-no-lattice": lambda p: _("no tiles recognised: the tiles do not line up on a "
+                                       "hex grid"),
+    "no-tiles-colours": lambda p: _("no tiles recognised: the colours are not those of "
+                                    "Dorfromantik tiles (a photo of something else?)"),
+    "scan-refused": lambda p: _("the scanner could not make sense of it"),
+}
+"""The scanner's refusals (``companion.vision.errors``: ``ScanError.code`` and
+``params``) in the player's language; a test holds them to the scanner's codes."""
+
+
+def say_scan_error(err: Exception) -> str:
+    """A ``ScanError`` in the player's language, from its code (never its English)."""
+    template = SCAN_TEMPLATES.get(str(getattr(err, "code", "")), SCAN_TEMPLATES["scan-refused"])
+    return template(getattr(err, "params", {}) or {})
+
+
+__all__ = ["SCAN_TEMPLATES", "TEMPLATES", "as_json", "has_code", "say", "say_error",
+           "say_scan_error"]

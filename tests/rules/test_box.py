@@ -100,3 +100,56 @@ def test_placement_flags_warn_before_the_tile_is_placed() -> None:
     seven = Placement(Hex(1, -1), "GGGGGG", task=TaskSpec("grain", 7, ("grain",)))
     assert [f.code for f in placement_flags(position.record, board, seven)] == [
         "marker-not-in-pool"]
+
+
+def _duel(lines: str) -> str:
+    return "game: duel\nmodules: 2\nplayer: a\n" + lines
+
+
+def test_duel_box_holds_its_kinds_per_player() -> None:
+    from companion.rules import DUEL_HOLDS
+
+    assert DUEL_HOLDS == {"landscape": 42, "task": 27, "school": 1, "granary": 1,
+                          "old-oak": 1, "photographer": 1}
+
+
+def test_duel_tile_over_box_is_flagged_before_and_after_placing() -> None:
+    from companion.rules import Placement, box_flags, placement_flags, render
+
+    ring = _spiral(50)
+    text = _duel("".join(f"{h.q} {h.r} MMMMMM\n" for h in ring[:42]))
+    position = load_position(text)
+    board = position.board("a")
+    assert box_flags(position.record, [board]) == []
+    extra = Placement(ring[42], "MMMMMM")
+    [flag] = placement_flags(position.record, board, extra)
+    assert (flag.code, flag.at, flag.params["kind"], flag.params["have"]) == (
+        "tile-over-box", ring[42], "landscape", 42)
+    assert flag.why is not None and render(flag.why) == (
+        f"tile MMMMMM at ({ring[42].q}, {ring[42].r}): the box holds only 42 landscape "
+        "tiles per player")
+    over = load_position(text + f"{ring[42].q} {ring[42].r} MMMMMM\n")
+    assert [(f.code, f.at) for f in box_flags(over.record, over.game.boards.values())] == [
+        ("tile-over-box", ring[42])]
+
+
+def test_duel_second_special_tile_is_flagged() -> None:
+    from companion.rules import Placement, placement_flags
+
+    position = load_position(_duel("0 0 MMMMMM\n1 0 VVVVVV special=school\n"))
+    board = position.board("a")
+    again = Placement(Hex(-1, 0), "VVVVVV", special="school")
+    [flag] = placement_flags(position.record, board, again)
+    assert flag.params["kind"] == "school" and flag.why is not None
+    assert str(flag.why).startswith("School tile at (-1, 0): the box holds one per player")
+    other = Placement(Hex(-1, 0), "GGGGGG", special="granary")
+    assert placement_flags(position.record, board, other) == []
+    assert placement_flags(position.record, board, Placement(Hex(-1, 0), "MMMMMM")) == []
+
+
+def _spiral(n: int) -> list[Hex]:
+    """``n`` hexes nearest the origin, nearest first (each touches one placed before it)."""
+    from companion.rules.hexgrid import distance, within
+
+    near = sorted(within(Hex(0, 0), 5), key=lambda h: (distance(h, Hex(0, 0)), h.q, h.r))
+    return [Hex(0, 0), *near][:n]

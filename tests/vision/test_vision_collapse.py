@@ -9,6 +9,7 @@ import pytest
 
 from companion.rules import catalogue, rotate
 from companion.vision import scan
+from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.synth.render import render_record
 
 
@@ -43,6 +44,19 @@ def test_a_lone_tile_stays_one_tile_and_the_scan_says_so(seed: int) -> None:
     code = catalogue()[seed].code
     rendered = render_record(f"game: board-game\n0 0 {code}\n", seed=seed)
     result = scan(_jpeg(rendered.image))
+    assert result.kind == "loose" and len(result.tiles) == 1
+    assert any("only one tile" in w for w in result.warnings)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, 9])
+def test_a_lone_tile_on_a_real_table_stays_one_tile(seed: int) -> None:
+    """Before: both became maps of six cells (a lattice of half-size cells inside the
+    tile: the track's sleepers repeat, a hexagon of cells fits the outline), 2 of 22
+    lone tiles on real-table renders."""
+    code = catalogue()[seed].code
+    rendered = render_record(f"game: board-game\n0 0 {code}\n", seed=seed, real_table=True)
+    result = scan(_jpeg(rendered.image), DEFAULT_CONFIG.tuned(time_limit_s=120.0))
     assert result.kind == "loose" and len(result.tiles) == 1
     assert any("only one tile" in w for w in result.warnings)
 

@@ -9,7 +9,9 @@ user-data directory; never a downloaded browser (skipped with the reason when
 Flows: start a game, record 12 tiles by taps (typing a pattern, tapping a tile and
 a highlighted hex, placing) with an illegal attempt (explained) and an undo; open
 the score sheet and one explanation (its tiles highlighted on the map); the
-offline case (a placement made offline is kept and sent when back online).
+offline case (the connection drops with a tile chosen: 'other tile', a catalogue tile and a
+hex still work, the placement is kept and sent when back online). Offline from the first
+tap: ``test_web_browser_offline.py``.
 """
 
 from __future__ import annotations
@@ -166,6 +168,15 @@ def test_offline_placement_is_kept_and_sent(page: Any, live: LiveServer) -> None
     page.wait_for_selector(".place-form")
     context = page.context
     context.set_offline(True)
+    # issue 16: 'other tile' and a catalogue tile offline used to nest the offline page
+    page.locator(".chosen a.clear").click()
+    page.locator(".picker .picks li[data-code]").first.wait_for()   # the hex's picker
+    page.locator(".chooser > summary").click()
+    choose_tile(page, "MMM")
+    page.locator("svg a.slot.legal").first.click()
+    page.wait_for_selector(".place-form")
+    assert page.locator("header.top").count() == 1 and page.locator(".offline-page").count() == 0
+    assert "/offline" not in page.url
     page.locator(".place-form button.place").click()
     wait_pending(page, 1)
     page.locator(".queued-note").wait_for(state="visible")

@@ -126,9 +126,16 @@ def test_every_game_page_in_every_language(app: Flask, lang: str) -> None:
         with app.app_context():
             gid = records.create_game(get_db(), record, OWNER)
         english = english_of(record)
+        parsed = parse_record(record)
+        first = parsed.sections[0].player if parsed.sections else None
+        game = replay(parsed)
+        free = (game.boards[first] if first in game.boards else game.board).frontier()[0]
         urls = [f"/games/{gid}", f"/games/{gid}/edit", f"/games/{gid}/dispute",
                 f"/games/{gid}/dispute?q=9&r=9&code=GGGGGG",
                 f"/games/{gid}/dispute?q=0&r=-1&code=TTTTTT",
+                f"/games/{gid}/dispute?at=9,9", f"/games/{gid}/dispute?at=0,0",
+                f"/games/{gid}/dispute?at={free.q},{free.r}",
+                f"/games/{gid}/dispute?at=0,0&code=GGGGGG&rotation=1",
                 f"/play/{gid}", f"/play/{gid}/end"]
         sheet = score_text(record)
         sheets = list(sheet["players"].values()) if sheet["game"] == "duel" else [sheet]
@@ -235,3 +242,112 @@ def test_campaign_games_are_labelled_and_link_back(app: Flask) -> None:
     assert link in c.get("/").get_data(as_text=True)
     page = c.get(f"/games/{gid}").get_data(as_text=True)
     assert f'<a href="/campaigns/{cid}">Campaign game: Sunday</a>' in page
+
+
+MILL = "game: board-game\n0 0 GGGGGG task=grain/4 mill\n" + "".join(
+    f"{q} {r} GGGGGG\n" for q, r in [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)])
+
+
+def new_campaign(app: Flask, c: FlaskClient) -> tuple[int, Any]:
+    from companion.storage import campaigns as storage
+
+    r = c.post("/campaigns", data={"name": "Sunday", "players": "Ana, Rui"})
+    cid = int(r.headers["Location"].rsplit("/", 1)[1])
+
+    def version() -> str:
+        with app.app_context():
+            return str(storage.get_campaign(get_db(), cid)["version"])
+
+    return cid, version
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_great_mill_proposal_in_every_language(app: Flask, lang: str) -> None:
+    from companion.rules import check_great_mill
+
+    c = client_in(app, lang)
+    cid, version = new_campaign(app, c)
+    assert c.post(f"/campaigns/{cid}/upload", data={"record": MILL, "version": version()}
+                  ).status_code == 303
+    page = c.get(f"/campaigns/{cid}").get_data(as_text=True)
+    assert 'class="mill-proposal"' in page
+    english = check_great_mill(MILL).explanation
+    assert (english in visible(page)) is (lang == "en")
+    check(page, lang, {english}, "mill proposal")
+    if lang != "en":
+        assert "edges" not in visible(page) and "neighbours" not in visible(page)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_did_you_mean_in_every_language(app: Flask, lang: str) -> None:
+    c = client_in(app, lang)
+    cid, version = new_campaign(app, c)
+    assert c.post(f"/campaigns/{cid}/score", data={"score": "290", "version": version()}
+                  ).status_code == 303
+    r = c.post(f"/campaigns/{cid}/achieve", data={"achievement": "construction-sit",
+                                                   "version": version()})
+    text = visible(r.get_data(as_text=True))
+    assert "construction-site?" in text, text[:600]
+    assert ("did you mean" in text) is (lang == "en")
+
+
+def scan_error_messages() -> list[str]:
+    """Every message the scanner raises ``ScanError`` with (its f-strings filled with 1)."""
+    import ast
+
+    import companion.vision
+
+    out: list[str] = []
+    for path in Path(companion.vision.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "ScanError" and node.args):
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant):
+                    out.append(str(arg.value))
+                elif isinstance(arg, ast.JoinedStr):
+                    out.append("".join(str(v.value) if isinstance(v, ast.Constant) else "1"
+                                       for v in arg.values))
+    return out
+
+
+def test_every_scanner_refusal_has_a_code_and_words() -> None:
+    from companion.vision.errors import CODES, UNKNOWN, ScanError
+    from companion.web.reasons import SCAN_TEMPLATES
+
+    assert set(SCAN_TEMPLATES) == set(CODES)
+    messages = scan_error_messages()
+    assert len(messages) >= 15
+    unknown = [m for m in messages if ScanError(m).code == UNKNOWN]
+    assert not unknown, f"ScanError messages without a code: {unknown}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es", "pt_BR"])
+def test_scanner_refusals_are_translated(app: Flask, lang: str) -> None:
+    from companion.vision.errors import ScanError
+    from companion.web.reasons import say_scan_error
+
+    with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
+        for message in scan_error_messages():
+            said = say_scan_error(ScanError(message))
+            assert said and said != message and not re.search(
+                r"\b(?:the|not|tiles|photo|image)\b", said), (message, said)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_refused_photo_in_every_language(app: Flask, lang: str) -> None:
+    import io
+
+    from PIL import Image
+
+    c = client_in(app, lang)
+    with app.app_context():
+        gid = records.create_game(get_db(), "game: board-game\n", OWNER)
+    out = io.BytesIO()
+    Image.new("RGB", (300, 200)).save(out, "PNG")
+    r = c.post(f"/games/{gid}/photos", data={"photo": (io.BytesIO(out.getvalue()), "x.png")},
+               content_type="multipart/form-data")
+    assert r.status_code == 422
+    text = visible(r.get_data(as_text=True))
+    english = "no tiles found: the table looks empty"
+    assert (english in text) is (lang == "en"), text[-300:]

@@ -45,5 +45,5 @@ def test_only_the_shared_templates_stay_at_the_top() -> None:
     own pages, offline and join, served by ``pwa``) stay at the top."""
     top = sorted(p.name for p in (ROOT / "templates").glob("*.html"))
     assert top == ["_error.html", "_hexmap.html", "_hexmap_defs.html", "_hexmap_small.html",
-                   "_join.html", "_offline.html", "base.html", "error.html", "join.html",
-                   "offline.html"]
+                   "_join.html", "_offline.html", "_tile_picker.html", "base.html", "error.html",
+                   "join.html", "offline.html"]

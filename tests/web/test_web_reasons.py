@@ -66,3 +66,18 @@ def test_english_web_words_keep_the_engine_sentence_shape() -> None:
     with app.test_request_context("/"):
         same = sum(say(r) == r["text"] for r in REASONS)
     assert same >= len(REASONS) * 0.6
+
+
+@pytest.mark.parametrize("lang", ["de", "es", "pt_BR"])
+def test_duel_box_flags_are_translated(lang: str) -> None:
+    from companion.rules import Hex, Reason, render
+
+    app = create_app({"TESTING": True, "DATABASE": ":memory:"})
+    whys = [Reason("duel-tile-over-box", {"code": "MMMMMM", "kind": kind, "have": have,
+                                          "at": Hex(1, 0)})
+            for kind, have in (("landscape", 42), ("task", 27), ("school", 1))]
+    with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
+        for why in whys:
+            assert say(why) != render(why) and "(1, 0)" in say(why)
+    with app.test_request_context("/"):
+        assert [say(w) for w in whys] == [render(w) for w in whys]

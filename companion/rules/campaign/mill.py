@@ -14,7 +14,10 @@ neighbours. Decisions (the card is the authority; each is stated in the explanat
   landscape is checked.
 
 The result is a proposal for the players to tick (``achieved: great-mill``), never an
-automatic unlock.
+automatic unlock. ``MillCheck.why`` is the outcome as a coded reason (``great-mill-met``:
+player, hex, with the mill or not; ``great-mill-not-met``: per landscape
+``mill-no-grain-task`` or ``mill-tile-faults`` with the edges at fault), so that it is
+shown in the player's language; ``explanation`` is its English sentence.
 
 >>> text = "game: board-game\\n0 0 GGGGGG task=grain/4 mill\\n" + "".join(
 ...     f"{q} {r} GGGGGG\\n" for q, r in [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)])
@@ -30,6 +33,7 @@ from dataclasses import dataclass
 
 from companion.rules.hexgrid import Hex, opposite
 from companion.rules.notation import Placement, parse_record
+from companion.rules.reasons import Reason, render
 
 GRAIN = "G"
 
@@ -41,29 +45,32 @@ class MillCheck:
     met: bool
     at: Hex | None
     explanation: str
+    why: Reason | None = None
 
 
-def _faults(p: Placement, tiles: dict[Hex, str]) -> list[str]:
-    faults: list[str] = []
+def _faults(p: Placement, tiles: dict[Hex, str]) -> list[Reason]:
+    faults: list[Reason] = []
     for edge in range(6):
         if p.code[edge] != GRAIN:
-            faults.append(f"its edge {edge} is not grain")
+            faults.append(Reason("mill-edge-not-grain", {"edge": edge}))
             continue
         other = p.at.neighbor(edge)
         code = tiles.get(other)
         if code is None:
-            faults.append(f"edge {edge} faces the empty hex ({other.q}, {other.r})")
+            faults.append(Reason("mill-edge-empty", {"edge": edge, "other": other}))
         elif code[opposite(edge)] != GRAIN:
-            faults.append(
-                f"edge {edge} meets a non-grain edge of ({other.q}, {other.r})"
-            )
+            faults.append(Reason("mill-edge-meets-other", {"edge": edge, "other": other}))
     return faults
+
+
+def _checked(met: bool, at: Hex | None, why: Reason) -> MillCheck:
+    return MillCheck(met, at, render(why), why)
 
 
 def check_great_mill(record_text: str) -> MillCheck:
     """Check a game record for the Great Mill; ``NotationError`` for an unreadable record."""
     record = parse_record(record_text)
-    reasons: list[str] = []
+    reasons: list[Reason] = []
     for section in record.sections:
         tiles = {p.at: p.code for p in section.placements}
         grain_tasks = [
@@ -71,20 +78,17 @@ def check_great_mill(record_text: str) -> MillCheck:
         ]
         with_mill = [p for p in grain_tasks if p.mill]
         candidates = with_mill or grain_tasks
-        who = f"{section.player}: " if section.player else ""
+        who = section.player
         if not candidates:
-            reasons.append(f"{who}no grain task tile")
+            reasons.append(Reason("mill-no-grain-task", {"who": who}))
         for p in candidates:
             faults = _faults(p, tiles)
-            where = f"grain task tile at ({p.at.q}, {p.at.r})"
             if not faults:
-                mill = " with the mill" if p.mill else ""
-                return MillCheck(
-                    True, p.at,
-                    f"{who}all 6 edges of the {where}{mill} meet grain edges of 6 neighbours",
-                )
-            reasons.append(f"{who}{where}: " + "; ".join(faults))
-    return MillCheck(False, None, "Great Mill not met: " + " | ".join(reasons))
+                return _checked(True, p.at, Reason("great-mill-met", {
+                    "who": who, "at": p.at, "mill": p.mill}))
+            reasons.append(Reason("mill-tile-faults", {"who": who, "at": p.at,
+                                                       "faults": faults}))
+    return _checked(False, None, Reason("great-mill-not-met", {"reasons": reasons}))
 
 
 def detect_great_mill(record_text: str) -> bool:

@@ -109,8 +109,10 @@ _Call = tuple[str, tuple[Any, ...]]
 
 
 def _suggest(word: str, choices: list[str]) -> str:
+    """The closest of ``choices`` to a mistyped ``word`` ("" when none is close): the
+    reason's ``suggest`` parameter, worded by its renderer ("did you mean ...?")."""
     close = difflib.get_close_matches(word, choices, n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return close[0] if close else ""
 
 
 class CampaignState:

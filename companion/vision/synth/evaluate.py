@@ -76,6 +76,8 @@ class Tally:
     flags: int = 0
     flags_right: int = 0
     flags_extra: int = 0
+    flags_doubtful: int = 0
+    """Flags missed or misread that the scan marked doubtful (``flag_doubtful``)."""
     collapsed: int = 0
     """Photos of an assembled map read as fewer than half its tiles (or refused)."""
     wrong_doubtful: int = 0
@@ -144,7 +146,8 @@ class Tally:
             f"task types right:       {pct(self.tasks_right, self.tasks)}",
             f"marker digits right:    {pct(self.markers_right, self.markers)}",
             f"flags right:            {pct(self.flags_right, self.flags)} "
-            f"(+{self.flags_extra} seen where no flag is)",
+            f"(+{self.flags_extra} seen where no flag is; {self.flags_doubtful} of "
+            f"{self.flags - self.flags_right} misses marked doubtful)",
             f"photos collapsed:       {self.collapsed} of {self.photos}",
             f"phantom tiles:          {self.extra} "
             f"({self.extra / max(self.photos, 1):.2f} per photo)",
@@ -216,6 +219,8 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
             tally.flags_right += 1
         elif flag is not None:
             tally.flags_extra += 1
+        if t.flag is not None and flag != t.flag and getattr(s, "flag_doubtful", False):
+            tally.flags_doubtful += 1
     tally.wrong_undoubted.append(undoubted)
     return tally
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from companion.rules import HEXES, PATHS, CampaignState, Crossing, TrackPath
+from companion.web.names import hex_name
 
 VIEW_W = 360
 HEX_R = 30.0
@@ -128,7 +129,7 @@ def draw_track(state: CampaignState, legal: list[Crossing]) -> TrackDrawing:
     pos = centres()
     offered = {(c.path, c.circle): c for c in legal}
     hexes = tuple(
-        HexShape(h.id, h.name, h.kind, *pos[h.id], _hex_points(*pos[h.id]), _lines(h.name),
+        HexShape(h.id, h.name, h.kind, *pos[h.id], _hex_points(*pos[h.id]), _lines(hex_name(h.id)),
                  state.is_reached(h.id))
         for h in HEXES
     )

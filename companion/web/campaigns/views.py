@@ -20,7 +20,6 @@ from flask import url_for
 from flask_babel import gettext as _
 
 from companion.rules import (
-    HEX_BY_ID,
     PATH_BY_ID,
     RED_HEART,
     CampaignState,
@@ -36,7 +35,15 @@ from companion.storage import campaigns as storage
 from companion.web import access
 from companion.web.campaigns.chart import score_chart
 from companion.web.campaigns.track import cross_id, draw_track
-from companion.web.names import box_name, piece_name, special_name, terrain_name, unlock_name
+from companion.web.names import (
+    box_name,
+    hex_name,
+    piece_name,
+    special_name,
+    terrain_name,
+    unlock_name,
+)
+from companion.web.reasons import say
 from companion.web.settings import public_url
 
 GREAT_MILL = "great-mill"
@@ -181,8 +188,7 @@ def offers(state: CampaignState) -> list[Offer]:
         path = PATH_BY_ID[c.path]
         other = path.other(c.from_hex)
         left = path.circles - state.progress[c.path].crossed
-        label = _("%(from)s → %(to)s", **{"from": HEX_BY_ID[c.from_hex].name,
-                                           "to": HEX_BY_ID[other].name})
+        label = _("%(from)s → %(to)s", **{"from": hex_name(c.from_hex), "to": hex_name(other)})
         out.append(Offer(c, cross_id(c), label, left))
     return out
 
@@ -199,7 +205,7 @@ def mill_proposal(db: sqlite_utils.Database, campaign_id: int,
         check = check_great_mill(games[-1]["record"])
     except RulesError:
         return None
-    return MillProposal(int(games[-1]["number"]), check.explanation) if check.met else None
+    return MillProposal(int(games[-1]["number"]), say(check.why)) if check.met else None
 
 
 def tickable(state: CampaignState) -> list[tuple[str, str]]:

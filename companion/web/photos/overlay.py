@@ -12,7 +12,8 @@ where they would lie. Each ``OverlayTile`` is drawn around its own ``center_px``
 
 Per tile: the outline, six ``EdgeMark`` (letter, the position of the letter, the edge
 segment, ``doubtful`` / ``mismatch`` flags) and ``classes`` (``edited``, ``alt``,
-``illegal``, ``selected``). ``OverlaySlot`` is a free neighbour inside the photo.
+``illegal``, ``selected``, ``unseen``, ``flag-doubtful``). ``OverlaySlot`` is a free
+neighbour inside the photo.
 """
 
 from __future__ import annotations
@@ -158,7 +159,8 @@ def overlay(review: Review, photo_id: int, width: int, height: int, *,
                                   e in doubtful, e in bad))
         classes = [c for c, on in (("edited", t.edited), ("alt", t.alt is not None),
                                    ("illegal", h == illegal), ("selected", h == selected),
-                                   ("unseen", photo_id not in t.seen)) if on]
+                                   ("unseen", photo_id not in t.seen),
+                                   ("flag-doubtful", t.flag_doubtful())) if on]
         kind, value = t.task
         tiles.append(OverlayTile(h.q, h.r, t.code, cx, cy, radius, _pts(corners), edges,
                                  value or ("·" if kind else ""), classes))

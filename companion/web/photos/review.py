@@ -66,6 +66,13 @@ class ReviewTile:
     marked: tuple[int, ...] | None = None
     """The edges the scanner marked doubtful (``scan --json``'s ``doubtful``, calibrated to
     hold the wrong edges); None in drafts saved before it said so."""
+    flag_doubt: bool = False
+    """The scanner was unsure of the flag (``scan --json``'s ``flag_doubtful``): a faint
+    flag, or one seen on a tile whose code lacks its terrain (then none is set)."""
+
+    def flag_doubtful(self) -> bool:
+        """The review highlights the tile's flag (not once a person set the tile)."""
+        return self.flag_doubt and not self.edited
 
     def doubtful(self) -> list[int]:
         """The edges the review highlights: the scanner's doubtful ones (none once a person
@@ -111,6 +118,7 @@ class Review:
                 {"at": [t.at.q, t.at.r], "code": t.code, "confidence": list(t.confidence),
                  "attributes": t.attributes, "edited": t.edited, "alt": t.alt,
                  "doubtful": None if t.marked is None else list(t.marked),
+                 "flag_doubtful": t.flag_doubt,
                  "seen": {str(k): [v[0], v[1]] for k, v in t.seen.items()}}
                 for t in self.tiles.values()
             ],
@@ -125,7 +133,8 @@ class Review:
                 at, str(t["code"]), tuple(float(c) for c in t["confidence"]),
                 dict(t.get("attributes") or {}),
                 {int(k): (float(v[0]), float(v[1])) for k, v in (t.get("seen") or {}).items()},
-                bool(t.get("edited")), t.get("alt"), _marked(t))
+                bool(t.get("edited")), t.get("alt"), _marked(t),
+                bool(t.get("flag_doubtful")))
         player = data.get("player")
         return cls(tiles, tuple(int(p) for p in data.get("photos", [])),
                    tuple(str(n) for n in data.get("notes", [])),
@@ -177,7 +186,8 @@ def _scan_tiles(scan: Mapping[str, Any], photo_id: int) -> list[ReviewTile]:
         centre = t.get("center_px")
         seen = {photo_id: (float(centre[0]), float(centre[1]))} if centre else {}
         tiles.append(ReviewTile(at, str(t["code"]), conf, dict(t.get("attributes") or {}),
-                                seen, marked=_marked(t)))
+                                seen, marked=_marked(t),
+                                flag_doubt=bool(t.get("flag_doubtful"))))
     if not tiles:
         raise ReviewError(_("No tiles were found in this photo."))
     return tiles

@@ -68,6 +68,7 @@ from companion.web.photos.review import (
 )
 from companion.web.photos.views import end_url, review_context
 from companion.web.play.views import parse_hex
+from companion.web.reasons import say_scan_error
 from companion.web.render import go, is_htmx, render
 from companion.web.scan_pool import ScanBusy
 from companion.web.security import csrf_exempt, large_upload
@@ -235,7 +236,7 @@ def upload(game_id: int) -> Response:
     except ScanError as err:
         return _form_page(game, level, status=422, error=_(
             "The photo could not be read: %(reason)s. Take it again from above, with the "
-            "whole map in the picture and no strong shadows.", reason=err.reason))
+            "whole map in the picture and no strong shadows.", reason=say_scan_error(err)))
     result: dict[str, Any] = found.to_json()
     for tile in result["tiles"]:  # centres in the stored copy's pixels
         tile["center_px"] = [round(v, 1) for v in clean.to_stored(tile["center_px"])]

@@ -79,6 +79,7 @@ class Editor:
     task_type: str = ""
     task_value: str = ""
     flag: str = ""
+    flag_doubtful: bool = False
 
     @property
     def adding(self) -> bool:
@@ -130,7 +131,8 @@ def editor_for(review: Review, at: Hex) -> Editor:
                            [:SUGGESTIONS], tile.code),
         edges=[EdgeRow(e, names[e], tile.code[e], e in doubtful, e in bad, facing[e])
                for e in range(6)],
-        task_type=kind, task_value=value, flag=str(tile.attributes.get("flag", "")))
+        task_type=kind, task_value=value, flag=str(tile.attributes.get("flag", "")),
+        flag_doubtful=tile.flag_doubtful())
 
 
 def end_url(game_id: int) -> str:

@@ -49,6 +49,7 @@ from companion.rules import (
 )
 from companion.web.forms import whole
 from companion.web.hexmap import MapView, map_view, origin_shapes, tile_icon
+from companion.web.play.offline import play_data
 from companion.web.play.tiles import (
     Choice,
     choices,
@@ -316,6 +317,15 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
     tile_task = None
     if offered is not None and offered.task is not None:
         tile_task = offered.task
+    data = None
+    all_task_values: list[tuple[int, int]] = []
+    if mode != "view":
+        data = play_data(position, board, mode=mode, at=sel.at, tile=sel.tile, rot=sel.rot,
+                         page=base, player=player)
+        all_types = task_options(None, duel)
+        all_task_values = [(v, sum(max(0, markers_left(record, t, v)) for t in all_types
+                                   if v in playing.pool.get(t, {})))
+                           for v in playing.values(all_types)]
     return {
         "position": position,
         "record": record,
@@ -344,6 +354,11 @@ def recorder_context(position: Position, sel: Selection, *, mode: str = "live",
         "chosen_flags": chosen_flags,
         "is_task_tile": duel or section is None or "task" in section,
         "tile_task": tile_task,
+        "play_data": data,
+        "all_task_types": task_options(None, duel),
+        "all_task_values": all_task_values,
+        "all_flag_types": FLAG_TYPES,
+        "letter_of": LETTER_OF,
         "flag_types": [f for f in FLAG_TYPES if sel.tile is None or LETTER_OF[f] in sel.tile],
         "specials": [s for s in SPECIAL_TILES if s in playing.specials] + [
             s for s in playing.specials if s not in SPECIAL_TILES],

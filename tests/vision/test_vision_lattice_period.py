@@ -1,0 +1,73 @@
+"""The tile size from the seams' periodicity, not from the outline (issue 14): rendered
+real-table photos (hand-laid tiles, cardboard walls, barrel distortion, a wood table the
+colour of grain fields) whose outline-based size came out at a half to a third of the
+tile. Rendered photos, real OpenCV."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import lattice, scan
+from companion.vision.background import fill_holes, foreground_mask
+from companion.vision.config import DEFAULT_CONFIG
+from companion.vision.io import load_photo
+from companion.vision.synth.evaluate import compare, truth_of_rendered
+from companion.vision.synth.render import Rendered, render_record
+from companion.vision.synth.render_records import random_record
+
+
+@lru_cache(maxsize=2)
+def _real_table(seed: int, first: int = 2100) -> Rendered:
+    """Photo ``seed`` of the evaluation's ``--set rendered --real-table --seed first``."""
+    rng = np.random.default_rng(first)
+    sizes = [int(rng.integers(15, 46)) for _ in range(seed - first + 1)]
+    return render_record(random_record(seed, sizes[-1]), seed=seed, size_px=(4000, 3000),
+                         jpeg_quality=None, real_table=True)
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+
+
+def _true_radius(rendered: Rendered, factor: float) -> float:
+    """Median circumradius of the tiles in working pixels (``factor`` = working/original)."""
+    return float(np.median([np.linalg.norm((np.asarray(t.corners) - np.asarray(t.centre))
+                                           * factor, axis=1).mean() for t in rendered.tiles]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2101, 2102])
+def test_the_seams_period_gives_the_tile_size(seed: int) -> None:
+    """Before: the outline said 107 px for 73 px tiles (2101) and the lattice fell to 19 px
+    for 52 px tiles (2102)."""
+    rendered = _real_table(seed)
+    photo = load_photo(_jpeg(rendered.image), DEFAULT_CONFIG)
+    mask = fill_holes(foreground_mask(photo.image, DEFAULT_CONFIG, fill=False))
+    period = lattice.seam_period(photo.image, mask, DEFAULT_CONFIG)
+    assert period is not None
+    truth = _true_radius(rendered, photo.image.shape[1] / rendered.image.shape[1])
+    assert abs(period.radius / truth - 1.0) < 0.08
+
+
+def test_no_period_on_a_plain_table() -> None:
+    rng = np.random.default_rng(3)
+    image = np.clip(rng.normal(120, 4, (600, 800, 3)), 0, 255).astype(np.uint8)
+    mask = np.zeros((600, 800), np.uint8)
+    mask[100:500, 150:650] = 255
+    assert lattice.seam_period(image, mask, DEFAULT_CONFIG) is None
+
+
+@pytest.mark.slow
+def test_a_real_table_map_on_wood_is_read_at_its_tile_size() -> None:
+    """Before: 19 of 43 tiles at the right position and 117 phantom tiles."""
+    rendered = _real_table(2102)
+    result = scan(_jpeg(rendered.image), DEFAULT_CONFIG.tuned(time_limit_s=120.0))
+    tally = compare(result, truth_of_rendered(rendered.tiles), "assembled")
+    assert result.kind == "assembled"
+    assert tally.placed_right >= 0.85 * len(rendered.tiles)
+    assert tally.extra <= 2
+    assert tally.edges_right >= 0.97 * 6 * tally.placed_right
