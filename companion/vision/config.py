@@ -268,11 +268,15 @@ class DecodeConfig:
     resolve_max_cost: float = 4.0
     """...unless the consistent reading is this much less likely (natural log) than
     the two tiles' own readings: then the mismatch is real or unclear, and flagged."""
+    calibrated_doubt: bool = True
+    """Doubtful edges are those the fitted calibrator (``doubt``, ``models/doubt.json``)
+    finds likely wrong; off: the hand-set ``doubt_below`` rule."""
     doubt_below: float = 0.95
-    """An edge read with less confidence than this is ``doubtful`` (the review
-    highlights it). Chosen with ``evaluate --doubt-curve`` on the tuning sets (composite
-    seed 300 x3, rendered 300 x2, loose real, composite 700 x3 with shadow 0.4 and
-    lighting 0.18): the highest level flagging at most 10 % of edges on every one."""
+    """With ``calibrated_doubt`` off: an edge read with less confidence than this (or
+    overruled by the inventory) is ``doubtful`` (the review highlights it). Chosen
+    with ``evaluate --doubt-curve`` on the tuning sets (composite seed 300 x3, rendered
+    300 x2, loose real, composite 700 x3 with shadow 0.4 and lighting 0.18): the highest
+    level flagging at most 10 % of edges on every one."""
     doubtful_correction: float = 0.9
     """An edge that neighbour consistency changed with less confidence than this stays
     in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""

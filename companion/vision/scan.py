@@ -11,7 +11,8 @@ earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_re
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
 foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
 -> ``rectify`` -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory``
-(each physical tile once, decoded jointly) -> ``consistency``.
+(each physical tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges
+to check).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from companion.rules import (
     parse_task,
     write_record,
 )
+from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask
@@ -68,10 +70,12 @@ class ScannedTile:
     center_px: tuple[float, float] = (0.0, 0.0)
     mismatch: tuple[int, ...] = ()
     doubtful: tuple[int, ...] = ()
-    """Edges a person should check: read with confidence below ``decode.doubt_below``,
-    in a track/stream ``mismatch``, or changed by the inventory (``inventory``)."""
+    """Edges a person should check: those the doubt calibrator (``doubt``) finds likely
+    wrong, and every track/stream ``mismatch``."""
     flag_doubtful: bool = False
     """The flag (or a flag seen where the code shows no such terrain) needs checking."""
+    evidence: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """6 x ``doubt.FEATURES``: what the doubt calibrator judged each edge by."""
 
     @property
     def at(self) -> Hex:
@@ -584,6 +588,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
     readings: list[Reading] = []
     tile_probs: list[tuple[np.ndarray, tuple[str, ...]]] = []
+    second: list[np.ndarray] = []
     off = config.decode.off_catalogue_prior if config.decode.use_catalogue else 1.0
     inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
     classes_of = [edges_mod.pixel_classes(f.rectified, m)
@@ -605,6 +610,9 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     classes_of = [c for c, k in zip(classes_of, keep, strict=True) if k]
     for f, tile_meadow, classes in zip(found, meadows, classes_of, strict=True):
         probs = _edge_probabilities(f.rectified, classes, config)
+        # the hand-set colour reading: a second opinion for the doubt calibrator
+        second.append(edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
+                                                     config))
         detail = edges_mod.apply_gains(
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
                     config.rectify.detail_radius), gains)
@@ -665,6 +673,13 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             if min(readings[where[c]][1][e] for c, e in pair) < config.decode.doubtful_correction:
                 for c, e in pair:
                     flags[c] = sorted(set(flags.get(c, [])) | {e})
+        changed: dict[tuple[int, int], set[int]] = {}
+        for pair in corrected:
+            for c, e in pair:
+                changed.setdefault(c, set()).add(e)
+        evidence = _evidence(readings, cells, tile_probs, second,
+                             [flags.get(c, []) if c is not None else [] for c in cells],
+                             [sorted(changed.get(c, ())) if c is not None else [] for c in cells])
         tiles = []
         for i in order:
             cell = cells[i]
@@ -672,7 +687,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             code, conf, attrs = readings[i]
             at = Hex(cell[0] - origin[0], cell[1] - origin[1])
             mismatch = tuple(flags.get(cell, []))
-            tiles.append(_scanned(at, code, conf, attrs, centres[i], mismatch, config))
+            tiles.append(_scanned(at, code, conf, attrs, centres[i], mismatch, config,
+                                  evidence[i]))
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
@@ -680,26 +696,45 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         if len(readings) == 1:
             warnings.append("only one tile found: if the photo shows a map, its seams were "
                             "not visible (photograph it closer or from above)")
-        tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config)
+        evidence = _evidence(readings, [None] * len(readings), tile_probs, second,
+                             [[] for _ in readings], [[] for _ in readings])
+        tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config, evidence[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
     return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
 
 
-def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig
+def _evidence(readings: list[Reading], cells: list[tuple[int, int] | None],
+              tile_probs: list[tuple[np.ndarray, tuple[str, ...]]], second: list[np.ndarray],
+              mismatch: list[list[int]], corrected: list[list[int]]) -> list[np.ndarray]:
+    """The doubt evidence of every tile's edges (``doubt.map_evidence``)."""
+    overruled = []
+    for _, _, attrs in readings:
+        o = attrs.get("overruled", ())
+        overruled.append(tuple(o) if isinstance(o, tuple) else ())
+    return doubt_mod.map_evidence(cells, [r[0] for r in readings], [r[1] for r in readings],
+                                  tile_probs, overruled, mismatch, corrected, second)
+
+
+def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig,
+              evidence: np.ndarray | None = None, overruled: tuple[int, ...] = ()
               ) -> tuple[int, ...]:
-    """The edges the review highlights: low confidence or a track/stream mismatch."""
+    """The edges the review highlights: those the doubt calibrator finds likely wrong
+    (``decode.calibrated_doubt``; off: confidence below ``decode.doubt_below`` or
+    overruled by the inventory), and every track/stream mismatch."""
+    if config.decode.calibrated_doubt and evidence is not None:
+        return doubt_mod.doubtful(evidence, mismatch)
     low = {e for e, c in enumerate(conf) if c < config.decode.doubt_below}
-    return tuple(sorted(low | set(mismatch)))
+    return tuple(sorted(low | set(mismatch) | set(overruled)))
 
 
 def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, object],
-             centre: tuple[float, float], mismatch: tuple[int, ...], config: ScanConfig
-             ) -> ScannedTile:
-    """The scanned tile of a final reading. Edges where the inventory overruled the
-    tile's own best reading are doubtful too. A flag whose terrain the final code no
-    longer shows (decoding changed the code after the flag was read) is left out, since
-    the record would be refused, and the flag is marked doubtful like an unclear one."""
+             centre: tuple[float, float], mismatch: tuple[int, ...], config: ScanConfig,
+             evidence: np.ndarray | None = None) -> ScannedTile:
+    """The scanned tile of a final reading, its doubtful edges (``_doubtful``). A flag
+    whose terrain the final code no longer shows (decoding changed the code after the
+    flag was read) is left out, since the record would be refused, and the flag is
+    marked doubtful like an unclear one."""
     flag = attrs.get("flag")
     confidence = attrs.get("flag_confidence", 1.0)
     flag_doubtful = False
@@ -710,11 +745,10 @@ def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, objec
         elif isinstance(confidence, float) and confidence < config.flags.flag_doubt_below:
             flag_doubtful = True
     overruled = attrs.get("overruled", ())
-    doubtful = _doubtful(conf, mismatch, config)
-    if isinstance(overruled, tuple):
-        doubtful = tuple(sorted(set(doubtful) | set(overruled)))
+    doubtful = _doubtful(conf, mismatch, config, evidence,
+                         overruled if isinstance(overruled, tuple) else ())
     return ScannedTile(_placement(at, code, attrs), conf, centre, mismatch, doubtful,
-                       flag_doubtful)
+                       flag_doubtful, evidence)
 
 
 def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:
