@@ -4,7 +4,7 @@ it, undoes it and places again, all on the phone; the connection returns and the
 reaches the server. Every page state is looked at as the other walks do
 (``tests/web/test_web_browser_walks.py``: screenshot, no sideways scroll, targets >= 44 px,
 no untranslated engine text or English words), and the game is never replaced by an
-offline page. Screenshots: the walks' folder, ``<lang>/offline-*.png`` there.
+offline page. Screenshots: the walks' folder, ``<lang>/offline/`` there.
 """
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ def choose_on_the_phone(w: Walk, name: str) -> None:
 
 def test_recording_starts_offline_in_every_language(walk: Walk) -> None:  # noqa: F811
     w, page = walk, walk.page
+    w.folder = w.folder / "offline"                    # beside the other walks' shots
+    w.folder.mkdir(exist_ok=True)
+    for old in w.folder.glob("*.*"):
+        old.unlink()
     game_id, _ = start_seeded(page, w.live)
     english = w.game_english(game_id)
     go_offline(page)                                   # before the first tile
