@@ -18,15 +18,15 @@ On every page reached the walk saves a full-page screenshot (and the page's visi
 text) and asserts: no horizontal overflow (``document.scrollingElement.scrollWidth <=
 window.innerWidth``, and ``innerWidth`` still the phone's 390 px: a phone's browser
 widens its viewport to a too wide page), nor a shown box whose content spills out of it
-sideways (``SPILLS``); no visible interactive element under 44x44
-CSS px (``TARGETS``: its box, or else the hit area the browser gives it around its
-centre; a map's hexes where the map shows them); no internal id nor untranslated engine
-text (``test_web_languages.check`` on ``page.content()``, with the engine's English
-sentences of that game); no English word of the interface in de, es, pt-BR
-(``ENGLISH``). Every disclosure of the main pages is also looked at unfolded. The
-problems of a walk are collected and reported together at its end; those of pages
-other helpers own (``KNOWN``) xfail the walk, with where and what, when nothing else is
-wrong.
+sideways (``SPILLS``), nor a select whose chosen text is cut off (``CLIPPED``); no
+visible interactive element under 44x44 CSS px (``TARGETS``: its box, or else the hit
+area the browser gives it around its centre; a map's hexes where the map shows them); no
+internal id nor untranslated engine text (``test_web_languages.check`` on
+``page.content()``, with the engine's English sentences of that game); no English word
+of the interface in de, es, pt-BR (``ENGLISH``). Every disclosure of the main pages is
+also looked at unfolded. The problems of a walk are collected and reported together at
+its end; those of pages other helpers own (``KNOWN``) xfail the walk, with where and
+what, when nothing else is wrong.
 
 Screenshots: ``$COMPANION_SCREENSHOTS/<lang>/<nn>-<page>.png`` when that variable is
 set, else ``build/screenshots/<lang>/`` in the repository (git-ignored).
@@ -198,6 +198,22 @@ SPILLS = """() => [...document.querySelectorAll("body *")].filter(e => {
   + e.textContent.trim().slice(0, 30) + "' " + e.scrollWidth + ">" + e.clientWidth)"""
 
 
+CLIPPED = """() => {
+  // a shown select whose chosen option is cut off (its text wider than the field less
+  // its padding and arrow), measured with the field's own font
+  const ctx = document.createElement("canvas").getContext("2d");
+  return [...document.querySelectorAll("select")].filter(s => {
+    if (!s.checkVisibility() || s.selectedIndex < 0
+        || s.closest("details:not([open]) > :not(summary)")) return false;
+    const cs = getComputedStyle(s);
+    ctx.font = cs.font;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16;
+    return ctx.measureText(s.options[s.selectedIndex].text).width > room + 1;
+  }).map(s => "select[name=" + s.name + "] '" + s.options[s.selectedIndex].text + "' in "
+    + s.clientWidth + " px");
+}"""
+
+
 UNFOLD = """(open) => {
   const shut = document.querySelectorAll(open
     ? "details:not([open]):not(.pad-row):not(.duel-cell):not(.winner-line)"
@@ -263,6 +279,8 @@ class Walk:
             self.note(f"{name} {page.url}: scrolls sideways {width}")
         for spill in page.evaluate(SPILLS):
             self.note(f"{name} {page.url}: content wider than its box: {spill}")
+        for cut in page.evaluate(CLIPPED):
+            self.note(f"{name} {page.url}: a field's text cut off: {cut}")
         for small in page.evaluate(TARGETS, MIN):
             self.note(f"{name} {page.url}: target under {MIN} px: {small}")
         html = page.content()
