@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test install install-dev lint typecheck bench clean train-scanner
+.PHONY: run test install install-dev lint typecheck bench clean train-scanner fit-doubt
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,12 @@ bench: install-dev
 TILES ?= ../shared/tiles
 train-scanner: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.train_terrain --tiles $(TILES) $(if $(EVALUATE),--evaluate)
+
+# Refits companion/vision/models/doubt.json (which edges the review highlights) from scans
+# of photos generated from seeds no evaluation uses (~10 min, seeded). ROWS=FILE keeps the
+# scanned edges there; with REUSE=1 the calibrator is refitted from them in seconds.
+fit-doubt: install-dev
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.fit_doubt --tiles $(TILES) $(if $(ROWS),--rows $(ROWS)) $(if $(REUSE),--reuse-rows)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

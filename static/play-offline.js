@@ -19,10 +19,13 @@
  * waits any more the recorder is refreshed from the server.
  * In the Duel the landscape shown follows the turn (the player with fewer turns, as
  * companion.rules.duel.turns) and the tile the other player placed this turn is chosen, with
- * its task; the picker offers the recent patterns. Limits: redo, a Duel's end-of-game entry
- * and the other pages need the connection (a tap there says so); the picker offline puts the
- * stack due first only while nothing waits (the server knows the stack of its own map); the
- * rules of task markers (a task failing at once, wraparound) are the server's to check.
+ * its task; the picker offers the recent patterns. Redo takes back an undo still waiting in
+ * the queue (Redo (n): the undos at the end of the queue). Limits: any other redo, a Duel's
+ * end-of-game entry and the other pages need the connection (a tap there says so); the rules of task markers
+ * (a task failing at once, wraparound) are the server's to check. The picker puts the stack
+ * due first, after the placements waiting too: ``nextKind`` replays the board game's markers
+ * and applies the reveal order with #play-data's ``order`` (the engine's next_tile_kind; a
+ * browser test compares both after every placement of random games).
  * No inline scripts (CSP script-src 'self'). */
 (function () {
   "use strict";
@@ -79,6 +82,7 @@
   }
 
   /* ---- the engine's placement rule, from the page's table -------------------------- */
+
   function rotate(code, k) {
     k = ((k % 6) + 6) % 6;
     return k ? code.slice(-k) + code.slice(0, -k) : code;
@@ -91,6 +95,77 @@
   function key(q, r) { return q + "," + r; }
   function isTask(section) { return !!section && section.indexOf("task") >= 0; }
   function validCode(code) { return /^[FGVTSM]{6}$/.test(code || ""); }
+
+  /* ---- the reveal order (companion.rules.game.next_tile_kind) ------------------------ */
+  /* Edge -> its area on the tile (rules.md R-1: one area per terrain on a tile, unless the
+   * tile's split= divides it, e.g. "F:01/3": forest edges 0 1 and forest edge 3). */
+  function areaIds(c) {
+    if (c.areas) { return c.areas; }
+    var ids = c.code.split("");
+    (c.split ? c.split.split(",") : []).forEach(function (part) {
+      var letter = part.split(":")[0];
+      (part.split(":")[1] || "").split("/").forEach(function (group, g) {
+        group.split("").forEach(function (e) { ids[Number(e)] = letter + g; });
+      });
+    });
+    c.areas = ids;
+    return ids;
+  }
+
+  /* The territory of area ``id`` of cell ``c`` on the map ``at``: its size in tiles and
+   * how many of its edges face an empty hex (rules.md section 1). */
+  function territory(d, at, c, id) {
+    var seen = {}, tiles = {}, size = 0, open = 0, todo = [[c, id]];
+    seen[key(c.q, c.r) + "/" + id] = true;
+    while (todo.length) {
+      var n = todo.pop(), cell = n[0], ids = areaIds(cell);
+      if (!tiles[key(cell.q, cell.r)]) { tiles[key(cell.q, cell.r)] = true; size += 1; }
+      for (var e = 0; e < 6; e++) {
+        if (ids[e] !== n[1]) { continue; }
+        var o = at[key(cell.q + d.dirs[e][0], cell.r + d.dirs[e][1])], back = (e + 3) % 6;
+        if (!o) { open += 1; continue; }
+        if (o.code[back] !== cell.code[e]) { continue; }
+        var other = areaIds(o)[back], k = key(o.q, o.r) + "/" + other;
+        if (!seen[k]) { seen[k] = true; todo.push([o, other]); }
+      }
+    }
+    return { size: size, open: open };
+  }
+
+  /* The stack the next tile comes from after ``cells`` (a board-game landscape in placement
+   * order): the markers replayed (rules.md section 3: a marker of value N on the largest
+   * area of its terrain on its tile completes at exactly N tiles, fails beyond N or closed
+   * short of it), then the reveal order of section 4 with #play-data's order. */
+  function nextKind(d, cells) {
+    var o = d.order;
+    if (!o) { return null; }
+    var at = {}, markers = [], active = 0, tasks = 0, changed = false;
+    cells.forEach(function (c) {
+      at[key(c.q, c.r)] = c;
+      tasks += c.task ? 1 : 0;
+      var spec = (c.taskText || "").split("/"), letter = d.letters[spec[0]], value = Number(spec[1]);
+      if (letter && value) {
+        var ids = areaIds(c), best = null, most = 0;
+        for (var e = 0; e < 6; e++) {
+          var n = ids.filter(function (id) { return id === ids[e]; }).length;
+          if (c.code[e] === letter && n > most) { best = ids[e]; most = n; }
+        }
+        markers.push({ cell: c, id: best, value: value, active: true });
+        active += 1;
+      }
+      var placed = active;
+      markers.forEach(function (m) {
+        if (!m.active) { return; }
+        var t = territory(d, at, m.cell, m.id);
+        if (t.size >= m.value || !t.open) { m.active = false; active -= 1; }
+      });
+      changed = active < placed;
+    });
+    var turn = cells.length + 1, landscape = cells.length - tasks;
+    if (turn <= o.first) { return "task"; }
+    if (landscape >= o.landscape) { return changed ? "task" : "end"; }
+    return active < o.min_active && tasks < o.tasks ? "task" : "landscape";
+  }
 
   function lastTurn(land) { return land.cells.length ? land.cells[land.cells.length - 1].turn : 0; }
 
@@ -119,14 +194,17 @@
     return { player: best.player, number: number, offered: offered };
   }
 
+  /* A cell of #play-data's lands: [q, r, code, task text, Duel special, turn, split?]. */
+  function serverCell(c) {
+    return { q: c[0], r: c[1], code: c[2], task: !!c[3], taskText: c[3], special: !!c[4],
+             turn: c[5], split: c[6] || null, server: true };
+  }
+
   /* The server's landscapes with the waiting submissions applied, the copies left in the box,
    * whose turn it is; m.cells / m.at / m.kept are the landscape shown (m.player). */
   function model(d) {
     var lands = d.lands.map(function (l) {
-      return { player: l.player, cells: l.cells.map(function (c) {
-        return { q: c[0], r: c[1], code: c[2], task: !!c[3], taskText: c[3], special: !!c[4],
-                 turn: c[5], server: true };
-      }) };
+      return { player: l.player, cells: l.cells.map(serverCell) };
     });
     var byPlayer = {};
     lands.forEach(function (l) { byPlayer[l.player] = l; });
@@ -154,6 +232,8 @@
       l.kept = l.cells.filter(function (c) { return c.server; }).length;
     });
     var m = { lands: lands, left: left, waiting: waiting.length, turn: d.duel ? duelTurn(d, lands) : null };
+    var due = d.order ? nextKind(d, lands[0].cells) : (waiting.length ? null : d.due);
+    m.due = due === "task" || due === "landscape" ? due : null;
     var shown = d.duel ? byPlayer[(sel && sel.player) || m.turn.player] || byPlayer[m.turn.player] : lands[0];
     m.land = shown;
     m.player = shown.player;
@@ -262,8 +342,8 @@
       if (f) { f.index = byCode[code]; found.push(f); }
     });
     found.sort(byMatches);
-    if (d.due && !m.waiting) {
-      var want = d.due === "task";
+    if (m.due) {   /* the stack due first (stable sort), as views.picker */
+      var want = m.due === "task";
       found.sort(function (a, b) {
         return (isTask(d.tiles[a.index][1]) !== want) - (isTask(d.tiles[b.index][1]) !== want);
       });
@@ -498,7 +578,7 @@
           (left > 1 ? '<span class="count">&times;' + left + "</span>" : "") + "</a></li>";
       });
       if (!items.length) { items.push('<li class="hint">' + esc(d.duel ? T.no_recent : T.none_fits) + "</li>"); }
-      var due = d.due === "task" && !m.waiting ? '<p class="hint">' + esc(T.task_due) + "</p>" : "";
+      var due = m.due === "task" ? '<p class="hint">' + esc(T.task_due) + "</p>" : "";
       after(fromHtml('<section class="picker" aria-label="' + esc(T.picker) + '"><h2>' + esc(T.picker) +
         " <small>" + found.length + "</small></h2>" + due + '<ul class="catalogue picks">' + items.join("") +
         "</ul></section>"));
@@ -519,7 +599,14 @@
     }
     var undo = tools.querySelector("button.undo"), redo = tools.querySelector("button.redo");
     if (undo) { undo.disabled = !lastLand(m.lands); }
-    if (redo) { redo.disabled = true; }
+    if (redo) {   /* the undos waiting at the end of the queue are taken back here; the
+                   * server's redo stack (nothing waiting) says it needs the connection */
+      var items = queued(), undone = 0, kept = Number(redo.getAttribute("data-redo") || 0);
+      for (var i = items.length - 1; i >= 0 && kindOf(items[i]) === "undo"; i--) { undone += 1; }
+      var n = undone || (m.waiting ? 0 : kept);
+      redo.disabled = !n;
+      redo.textContent = T.redo + (n ? " (" + n + ")" : "");
+    }
   }
 
   function ensureSel(d) {
@@ -619,6 +706,16 @@
       lastTap = null;
       return true;
     },
+    nextKind: function (cells) {
+      var d = data();
+      return d ? nextKind(d, cells.map(serverCell)) : null;
+    },
+    due: function () {
+      var d = data();
+      if (!d) { return null; }
+      ensureSel(d);
+      return model(d).due;
+    },
     picker: function (q, r) {
       var d = data();
       if (!d) { return null; }
@@ -664,11 +761,18 @@
       } else if (lastLand(model(d).lands)) {
         Q().submit(form).then(function (result) { if (result.status !== "queued") { refresh(); } });
       }
-    } else if (kind === "redo") {
+    } else if (kind === "redo") {   /* a redo of an undo not sent yet takes that undo back */
       e.preventDefault();
       e.stopPropagation();
-      note = d.text.needs_connection;
-      render();
+      var undos = queued(), undo = undos[undos.length - 1];
+      if (undo && kindOf(undo) === "undo" && Q().drop(undo.id)) {
+        note = "";
+        render();
+        toMap();
+      } else {
+        note = d.text.needs_connection;
+        render();
+      }
     } else if (form.classList.contains("paint")) {
       e.preventDefault();
       e.stopPropagation();

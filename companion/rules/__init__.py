@@ -102,10 +102,13 @@ from companion.rules.errors import (
     RulesError,
 )
 from companion.rules.game import (
+    FIRST_TASK_TURNS,
+    MIN_ACTIVE,
     Game,
     next_tile_kind,
     replay,
     replay_text,
+    stack_limits,
 )
 from companion.rules.hexgrid import (
     DIRECTIONS,
@@ -270,6 +273,9 @@ __all__ = [
     "markers_used",
     "merge_maps",
     "next_tile_kind",
+    "FIRST_TASK_TURNS",
+    "MIN_ACTIVE",
+    "stack_limits",
     "NotationError",
     "opposite",
     "parse_campaign",

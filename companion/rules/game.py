@@ -39,6 +39,10 @@ BOARD_GAME_LANDSCAPE = 45
 BOARD_GAME_TASK_TILES = 25
 DUEL_LANDSCAPE = 42
 DUEL_TASK_TILES = 27
+FIRST_TASK_TURNS = 3
+"""Rules.md section 4: the first turns reveal task tiles ..."""
+MIN_ACTIVE = 3
+"""... then a task tile while fewer markers than this are active."""
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,7 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
     out: list[Warning] = []
     landscape = 0
     tasks = 0
-    landscape_limit, task_limit = _stack_limits(record)
+    landscape_limit, task_limit = stack_limits(record)
     last_changed = False
     for step in steps:
         p, turn, active = step.placement, step.turn, step.active_before
@@ -200,7 +204,7 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
         if expected == "end":
             out.append(Warning(p.line, turn, Reason("game-over", {})))
         elif expected == "task" and not is_task:
-            why = (Reason("first-turns", {"turns": 3}) if turn <= 3
+            why = (Reason("first-turns", {"turns": FIRST_TASK_TURNS}) if turn <= 3
                    else Reason("few-active", {"active": active}))
             out.append(Warning(p.line, turn, Reason("task-tile-expected", {"why": why})))
         elif expected == "landscape" and is_task:
@@ -218,7 +222,9 @@ def board_game_order_warnings(record: Record, steps: list[Step]) -> list[Warning
     return out
 
 
-def _stack_limits(record: Record) -> tuple[int, int]:
+def stack_limits(record: Record) -> tuple[int, int]:
+    """The board game's landscape and task stacks (3 landscape tiles removed at setup),
+    with the 5 tiles each unlocked box adds."""
     return (BOARD_GAME_LANDSCAPE + 5 * ("box2" in record.unlocked),
             BOARD_GAME_TASK_TILES + 5 * ("box1" in record.unlocked))
 
@@ -227,11 +233,11 @@ def _expected_kind(turn: int, landscape: int, tasks: int, active: int, last_chan
                    landscape_limit: int, task_limit: int) -> str:
     """Which stack the tile of ``turn`` comes from (rules.md section 4): ``task``,
     ``landscape`` or ``end`` (the game is over)."""
-    if turn <= 3:
+    if turn <= FIRST_TASK_TURNS:
         return "task"
     if landscape >= landscape_limit:
         return "task" if last_changed else "end"
-    if active < 3 and tasks < task_limit:
+    if active < MIN_ACTIVE and tasks < task_limit:
         return "task"
     return "landscape"
 
@@ -245,7 +251,7 @@ def next_tile_kind(game: Game) -> str | None:
     steps = game.steps.get(None, [])
     tasks = sum(1 for s in steps if s.placement.task is not None)
     return _expected_kind(len(steps) + 1, len(steps) - tasks, tasks, game.board.active_count,
-                          steps[-1].changed if steps else False, *_stack_limits(record))
+                          steps[-1].changed if steps else False, *stack_limits(record))
 
 
 def pool_warnings(record: Record, game: Game) -> list[Warning]:

@@ -95,6 +95,27 @@ class FindConfig:
     median texture (``scan._shows_tile_art``; chosen on real-table composites of seed
     1300 and rendered 300; the texture level lowered from 0.5 after a plain tile of
     composite 900 fell at 0.48)."""
+    island_gap: int = 2
+    """Cells of an assembled map within this many steps of each other belong together
+    (``scan._one_landscape``; one missing tile leaves a gap of two)..."""
+    island_min_cells: int = 4
+    """...and a group apart from the largest one is kept only with this many cells."""
+    blank_share_max: float = 0.8
+    """A cell this much of whose inside is flat (grey spread below 4 over 7 pixels) is
+    not a tile (glare over the table, a plain lid; tiles measured at most 0.64)..."""
+    paper_share_max: float = 0.2
+    """...nor one this much of whose inside is flat, bright and grey paper (a score pad,
+    cards; tiles measured at most 0.11)..."""
+    blank_margin: float = 0.3
+    """...unless the map's median tile is within this margin of it (flat-coloured art)."""
+    tile_like_share_min: float = 0.2
+    """The photo shows tiles when at least this share of the located cells shows the
+    game's colours (``terrain.min_terrain_fraction``); the others are judged against
+    those cells (``scan._shows_tile_art``)."""
+    art_bare_share: float = 0.1
+    """A cell with a game-colour share below this fraction of the median tile's needs
+    three passing neighbours, however busy (a patterned cloth; a village-only tile lies
+    inside the map)."""
     map_min_cells: int = 3
     """A lone hexagonal outline is a map when a lattice inside it finds this many cells
     with tile art; else it is one loose tile (and the scan warns)."""
@@ -168,6 +189,9 @@ class LatticeConfig:
     period_scale: float = 0.5
     """The seams' periodicity (``lattice.seam_period``) is measured at this fraction of
     the working resolution."""
+    period_saturation: float = 60.0
+    """Edges count fully where their surroundings are at least this saturated (HSV),
+    less on grey: tile art is coloured, a patterned cloth in the silhouette is not."""
     period_radius_range: tuple[float, float] = (0.009, 0.16)
     """Tile radii it considers, as fractions of the working image's long side."""
     period_peaks: int = 30
@@ -244,11 +268,15 @@ class DecodeConfig:
     resolve_max_cost: float = 4.0
     """...unless the consistent reading is this much less likely (natural log) than
     the two tiles' own readings: then the mismatch is real or unclear, and flagged."""
+    calibrated_doubt: bool = True
+    """Doubtful edges are those the fitted calibrator (``doubt``, ``models/doubt.json``)
+    finds likely wrong; off: the hand-set ``doubt_below`` rule."""
     doubt_below: float = 0.95
-    """An edge read with less confidence than this is ``doubtful`` (the review
-    highlights it). Chosen with ``evaluate --doubt-curve`` on the tuning sets (composite
-    seed 300 x3, rendered 300 x2, loose real, composite 700 x3 with shadow 0.4 and
-    lighting 0.18): the highest level flagging at most 10 % of edges on every one."""
+    """With ``calibrated_doubt`` off: an edge read with less confidence than this (or
+    overruled by the inventory) is ``doubtful`` (the review highlights it). Chosen
+    with ``evaluate --doubt-curve`` on the tuning sets (composite seed 300 x3, rendered
+    300 x2, loose real, composite 700 x3 with shadow 0.4 and lighting 0.18): the highest
+    level flagging at most 10 % of edges on every one."""
     doubtful_correction: float = 0.9
     """An edge that neighbour consistency changed with less confidence than this stays
     in the tile's ``mismatch`` list (the photo showed a track/stream mismatch there)."""

@@ -3,16 +3,21 @@
 Representation: works on a tile rectified to the standard hexagon (``rectify.py``) at
 ``config.rectify.detail_radius`` (128 px; the small kernels below are sized for that). A flag's
 pennant is a compact triangle of one strong colour (0.4..1.2 % of the hexagon's area,
-filling about half of its least bounding rectangle) set apart from the tile art by a
-light outline.
+filling about half of its least bounding rectangle and nearly all of its least enclosing
+triangle) set apart from the tile art by a light outline. The catalogue
+(``../shared/tiles/catalogue.txt``) does not say which tiles carry a flag, so the photo
+alone decides; the game only guarantees that a flag lies on a tile showing its terrain.
 
 The tile is first brought to a standard exposure: its meadow (the game's most common
 colour; the scanner's local meadow estimate when given, else the tile's own) is scaled to
 ``REFERENCE_VALUE``, so a tile in shade, under dim light or slightly overexposed is read
 with the same thresholds. Candidates are the compact blobs of a pennant hue; a blob that
 touches art of its own colour (a yellow pennant on a grain field) is split from it by
-eroding it until a pennant-sized part comes free. Each candidate is scored by how much
-of its surrounding ring is a light outline, by its brightness and by its shape.
+eroding it until a pennant-sized part comes free. A blob on the hexagon's rim is no
+pennant (cut by the edge, or a neighbour's seen through an offset outline). Each
+candidate is scored (``confidence``) by its shape (how nearly it fills its least enclosing
+triangle: roofs, fields and tree clumps fill 0.5..0.7 of theirs) and by how much of its
+surrounding ring is a light outline, less when it is dull, split or blurred round.
 
 ``find_flag`` returns a ``Flag`` (kind, confidence 0..1, centre in rectified pixels) or
 None. A confidence below ``config.flags.flag_doubt_below`` means "probably a flag, please

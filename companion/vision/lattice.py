@@ -733,12 +733,14 @@ _BETWEEN = np.array([(i / k, j / k) for k in (2, 3) for i in range(k + 1) for j 
 of the finer lattices rotated 30 degrees), where a true lattice's autocorrelation is low."""
 
 
-def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5
+def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5,
+                         saturation: float = 60.0
                          ) -> tuple[np.ndarray, tuple[int, int], float]:
     """Autocorrelation of the edge orientation field inside ``mask``, high-passed.
 
     Each pixel's lightness gradient as a doubled-angle complex number (an edge and its
-    reverse alike, magnitude clipped at the 95th percentile): edges repeated at a lag
+    reverse alike, magnitude clipped at the 95th percentile, weighted down where the
+    surroundings are less saturated than ``saturation``): edges repeated at a lag
     with the same direction add up. The map's seams repeat at every lattice translation,
     the art (different on every tile) does not. Normalised by the mask's own overlap at
     each lag and by the zero lag; each ring of lags' mean is subtracted.
@@ -759,6 +761,10 @@ def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5
     top = float(np.percentile(inside, 95)) if inside.size else 1.0
     # (gx + i gy)^2 / |g|^2 scaled to the clipped magnitude, as two float32 channels.
     weight = np.minimum(mag, top) * m / np.maximum(mag * mag, 1e-6)
+    # Tile art is coloured; grey or patterned cloth the silhouette took in is not.
+    hsv = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)[:, :, 1].astype(np.float32)
+    sat = cv2.resize(cv2.GaussianBlur(hsv, (0, 0), 4.0), size, interpolation=cv2.INTER_AREA)
+    weight = weight * np.clip(sat / saturation, 0.0, 1.0)
     z = np.dstack([(gx * gx - gy * gy) * weight, 2.0 * gx * gy * weight]).astype(np.float32)
     h, w = m.shape
     big_h, big_w = cv2.getOptimalDFTSize(2 * h), cv2.getOptimalDFTSize(2 * w)
@@ -809,8 +815,9 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
 
     Candidate pairs of neighbour vectors come from the strongest peaks of
     ``edge_autocorrelation`` (lengths within ``period_radius_range`` of a plausible
-    tile, at most 1.4 apart, 40-80 degrees between them: a tilted camera squashes
-    60). Each is scored by its contrast: the mean autocorrelation at its first two
+    tile, at most 1.3 apart, 45-75 degrees between them: a camera tilted up to 40
+    degrees squashes 60 that far; a square pattern's sides and diagonal are 1.41
+    apart). Each is scored by its contrast: the mean autocorrelation at its first two
     shells of translations minus that at their halves and thirds (where the lattices
     two and three times finer, and those turned 30 degrees, have points), so a finer
     lattice than the map's pays for its empty points and a coarser one for the points
@@ -822,7 +829,8 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
     if cv2.countNonZero(mask) < 64:
         return None
     lat_cfg = config.lattice
-    auto, centre, scale = edge_autocorrelation(image, mask, lat_cfg.period_scale)
+    auto, centre, scale = edge_autocorrelation(image, mask, lat_cfg.period_scale,
+                                               lat_cfg.period_saturation)
     lo, hi = (v * SQRT3 * scale * max(image.shape[:2]) for v in lat_cfg.period_radius_range)
     # A lag more than half the map's narrow side rests on too few pixels.
     _, _, bw, bh = cv2.boundingRect(mask)
@@ -845,10 +853,10 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
         for j in range(len(lags)):
             b = lags[j]
             cross = a[0] * b[1] - a[1] * b[0]
-            if cross <= 0 or not 0.7 < length[j] / length[i] < 1.43:
+            if cross <= 0 or not 1 / 1.3 < length[j] / length[i] < 1.3:
                 continue
             cos = float(a @ b) / (length[i] * length[j])
-            if not math.cos(math.radians(80)) <= cos <= math.cos(math.radians(40)):
+            if not math.cos(math.radians(75)) <= cos <= math.cos(math.radians(45)):
                 continue
             basis = np.array([a, b])
             on = np.nanmean(_sample(auto, centre, _SHELLS @ basis))
@@ -1045,3 +1053,4 @@ def fit_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
             moved = rel + centres[i] + drift[i]
         out[cell] = moved
     return out
+

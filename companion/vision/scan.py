@@ -11,7 +11,8 @@ earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_re
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
 foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
 -> ``rectify`` -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory``
-(each physical tile once, decoded jointly) -> ``consistency``.
+(each physical tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges
+to check).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from companion.rules import (
     parse_task,
     write_record,
 )
+from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
 from companion.vision.background import fill_holes, foreground_mask
@@ -68,10 +70,12 @@ class ScannedTile:
     center_px: tuple[float, float] = (0.0, 0.0)
     mismatch: tuple[int, ...] = ()
     doubtful: tuple[int, ...] = ()
-    """Edges a person should check: read with confidence below ``decode.doubt_below``,
-    in a track/stream ``mismatch``, or changed by the inventory (``inventory``)."""
+    """Edges a person should check: those the doubt calibrator (``doubt``) finds likely
+    wrong, and every track/stream ``mismatch``."""
     flag_doubtful: bool = False
     """The flag (or a flag seen where the code shows no such terrain) needs checking."""
+    evidence: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """6 x ``doubt.FEATURES``: what the doubt calibrator judged each edge by."""
 
     @property
     def at(self) -> Hex:
@@ -433,35 +437,102 @@ ART_CLASSES = np.array([edges_mod.MEADOW, edges_mod.FOREST, edges_mod.GRAIN, edg
 
 
 def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
-                    colourful: list[float], config: ScanConfig) -> list[bool]:
+                    colourful: list[float], config: ScanConfig,
+                    tile_like: list[bool] | None = None) -> list[bool]:
     """Whether each located cell shows tile art like the photo's other tiles, judged
     relative to the median tile by its share of game colours (meadow, forest, grain),
     of art colours (those plus roofs, water and cobbles) and its texture (mean |Laplacian|):
     texture at least ``find.art_texture_min``; few game colours (below
     ``find.art_share_min``) need art colours (``find.art_colour_min``); a weak share
     (below ``find.art_weak_share``) needs the median texture, or two neighbours in the
-    lattice that pass (a village tile inside the map). A score pad, cards, a box lid,
-    markers or a play mat taken into the map's lattice fall short."""
+    lattice that pass (a village tile inside the map), and almost none (below
+    ``find.art_bare_share``: a patterned cloth) three, whatever its texture; never
+    much flatter than the tiles (``find.blank_share_max``: glare over the table, a
+    plain lid) nor showing blank paper (``find.paper_share_max``: a score pad, cards;
+    ``_flat_and_paper``). A score pad, cards, a box lid, markers or a play mat taken
+    into the map's lattice fall short. The medians are
+    those of the ``tile_like`` cells (enough of the game's colours) when there are
+    three of them: cells over cloth may outnumber the tiles."""
     if len(found) < 3:
         return [True] * len(found)
     texture = [_texture(f.rectified, config)[0] for f in found]
-    share_mid = max(float(np.median(terrain_like)), 1e-6)
-    colour_mid = max(float(np.median(colourful)), 1e-6)
-    texture_mid = max(float(np.median(texture)), 1e-6)
-    strong, weak = [], []
-    for s, c, t in zip(terrain_like, colourful, texture, strict=True):
+    ref = [i for i, ok in enumerate(tile_like or []) if ok]
+    if len(ref) < 3:
+        ref = list(range(len(found)))
+    share_mid = max(float(np.median([terrain_like[i] for i in ref])), 1e-6)
+    colour_mid = max(float(np.median([colourful[i] for i in ref])), 1e-6)
+    texture_mid = max(float(np.median([texture[i] for i in ref])), 1e-6)
+    flat_paper = np.array([_flat_and_paper(f.rectified, config) for f in found])
+    flat_mid, paper_mid = np.median(flat_paper[ref], axis=0)
+    blank = [f >= max(config.find.blank_share_max, flat_mid + config.find.blank_margin)
+             or p >= max(config.find.paper_share_max, paper_mid + config.find.blank_margin)
+             for f, p in flat_paper]
+    strong, weak, need = [], [], []
+    for s, c, t, b in zip(terrain_like, colourful, texture, blank, strict=True):
         share, colour, busy = s / share_mid, c / colour_mid, t / texture_mid
-        art = busy >= config.find.art_texture_min and (
+        art = not b and busy >= config.find.art_texture_min and (
             share >= config.find.art_share_min or colour >= config.find.art_colour_min)
-        weak.append(art and share < config.find.art_weak_share and busy < 1.0)
+        bare = share < config.find.art_bare_share
+        weak.append(art and share < config.find.art_weak_share and (busy < 1.0 or bare))
+        need.append(3 if bare else 2)
         strong.append(art and not weak[-1])
     passing = {f.cell for f, ok in zip(found, strong, strict=True) if ok and f.cell}
     out = []
-    for f, ok, unsure in zip(found, strong, weak, strict=True):
+    for f, ok, unsure, n in zip(found, strong, weak, need, strict=True):
         if unsure and f.cell is not None:
-            ok = sum((f.cell[0] + d.q, f.cell[1] + d.r) in passing for d in DIRECTIONS) >= 2
+            ok = sum((f.cell[0] + d.q, f.cell[1] + d.r) in passing for d in DIRECTIONS) >= n
         out.append(ok)
     return out
+
+
+def _flat_and_paper(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
+    """The shares of a rectified cell's inside that are flat (grey spread below 4 over
+    7 pixels) and flat, bright and grey (blank paper)."""
+    import cv2
+
+    inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
+                      np.ones((9, 9), np.uint8)) > 0
+    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(gray, (7, 7))
+    spread = np.sqrt(np.maximum(cv2.blur(gray * gray, (7, 7)) - mean * mean, 0.0))
+    flat = spread < 4.0
+    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
+    paper = flat & (hsv[:, :, 2] > 190) & (hsv[:, :, 1] < 45)
+    return float(flat[inner].mean()), float(paper[inner].mean())
+
+
+def _one_landscape(found: list[LocatedTile], keep: list[bool], config: ScanConfig
+                   ) -> list[bool]:
+    """``keep`` without the groups of cells lying apart from the map: every tile of a
+    landscape touches another, so cells at more than ``find.island_gap`` steps from the
+    largest group (one missing tile leaves a gap of two) are something beside the map
+    (a score pad, cards, a box lid), unless the group holds ``find.island_min_cells``."""
+    cells = [f.cell for f, k in zip(found, keep, strict=True) if k and f.cell is not None]
+    if len(cells) < 2:
+        return keep
+    group = {c: i for i, c in enumerate(cells)}
+    parent = list(range(len(cells)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    gap = config.find.island_gap
+    for i, (q, r) in enumerate(cells):
+        for dq in range(-gap, gap + 1):
+            for dr in range(max(-gap, -dq - gap), min(gap, -dq + gap) + 1):
+                j = group.get((q + dq, r + dr))
+                if j is not None:
+                    parent[root(i)] = root(j)
+    sizes: dict[int, int] = {}
+    for i in range(len(cells)):
+        sizes[root(i)] = sizes.get(root(i), 0) + 1
+    main = max(sizes, key=lambda k: sizes[k])
+    apart = {c for i, c in enumerate(cells)
+             if root(i) != main and sizes[root(i)] < config.find.island_min_cells}
+    return [k and f.cell not in apart for f, k in zip(found, keep, strict=True)]
 
 
 def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
@@ -517,22 +588,31 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
     readings: list[Reading] = []
     tile_probs: list[tuple[np.ndarray, tuple[str, ...]]] = []
+    second: list[np.ndarray] = []
     off = config.decode.off_catalogue_prior if config.decode.use_catalogue else 1.0
     inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
     classes_of = [edges_mod.pixel_classes(f.rectified, m)
                   for f, m in zip(found, meadows, strict=True)]
     terrain_like = [float(np.mean(np.isin(c[inside], edges_mod.GAME_CLASSES)))
                     for c in classes_of]
-    if float(np.median(terrain_like)) < config.terrain.min_terrain_fraction:
+    # Cells over cloth or clutter the silhouette took in may outnumber the tiles: the
+    # photo shows tiles when enough cells show the game's colours.
+    tile_like = [t >= config.terrain.min_terrain_fraction for t in terrain_like]
+    if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(found)):
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
     colourful = [float(np.mean(np.isin(c[inside], ART_CLASSES))) for c in classes_of]
-    keep = _shows_tile_art(found, terrain_like, colourful, config)
+    keep = _shows_tile_art(found, terrain_like, colourful, config, tile_like)
+    if kind == "assembled":
+        keep = _one_landscape(found, keep, config)
     found = [f for f, k in zip(found, keep, strict=True) if k]
     meadows = [m for m, k in zip(meadows, keep, strict=True) if k]
     classes_of = [c for c, k in zip(classes_of, keep, strict=True) if k]
     for f, tile_meadow, classes in zip(found, meadows, classes_of, strict=True):
         probs = _edge_probabilities(f.rectified, classes, config)
+        # the hand-set colour reading: a second opinion for the doubt calibrator
+        second.append(edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
+                                                     config))
         detail = edges_mod.apply_gains(
             rectify(photo.detail_image(), f.corners * photo.detail_factor,
                     config.rectify.detail_radius), gains)
@@ -593,6 +673,13 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             if min(readings[where[c]][1][e] for c, e in pair) < config.decode.doubtful_correction:
                 for c, e in pair:
                     flags[c] = sorted(set(flags.get(c, [])) | {e})
+        changed: dict[tuple[int, int], set[int]] = {}
+        for pair in corrected:
+            for c, e in pair:
+                changed.setdefault(c, set()).add(e)
+        evidence = _evidence(readings, cells, tile_probs, second,
+                             [flags.get(c, []) if c is not None else [] for c in cells],
+                             [sorted(changed.get(c, ())) if c is not None else [] for c in cells])
         tiles = []
         for i in order:
             cell = cells[i]
@@ -600,7 +687,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             code, conf, attrs = readings[i]
             at = Hex(cell[0] - origin[0], cell[1] - origin[1])
             mismatch = tuple(flags.get(cell, []))
-            tiles.append(_scanned(at, code, conf, attrs, centres[i], mismatch, config))
+            tiles.append(_scanned(at, code, conf, attrs, centres[i], mismatch, config,
+                                  evidence[i]))
         if n_bad:
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
@@ -608,26 +696,45 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         if len(readings) == 1:
             warnings.append("only one tile found: if the photo shows a map, its seams were "
                             "not visible (photograph it closer or from above)")
-        tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config)
+        evidence = _evidence(readings, [None] * len(readings), tile_probs, second,
+                             [[] for _ in readings], [[] for _ in readings])
+        tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config, evidence[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
     return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
 
 
-def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig
+def _evidence(readings: list[Reading], cells: list[tuple[int, int] | None],
+              tile_probs: list[tuple[np.ndarray, tuple[str, ...]]], second: list[np.ndarray],
+              mismatch: list[list[int]], corrected: list[list[int]]) -> list[np.ndarray]:
+    """The doubt evidence of every tile's edges (``doubt.map_evidence``)."""
+    overruled = []
+    for _, _, attrs in readings:
+        o = attrs.get("overruled", ())
+        overruled.append(tuple(o) if isinstance(o, tuple) else ())
+    return doubt_mod.map_evidence(cells, [r[0] for r in readings], [r[1] for r in readings],
+                                  tile_probs, overruled, mismatch, corrected, second)
+
+
+def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig,
+              evidence: np.ndarray | None = None, overruled: tuple[int, ...] = ()
               ) -> tuple[int, ...]:
-    """The edges the review highlights: low confidence or a track/stream mismatch."""
+    """The edges the review highlights: those the doubt calibrator finds likely wrong
+    (``decode.calibrated_doubt``; off: confidence below ``decode.doubt_below`` or
+    overruled by the inventory), and every track/stream mismatch."""
+    if config.decode.calibrated_doubt and evidence is not None:
+        return doubt_mod.doubtful(evidence, mismatch)
     low = {e for e, c in enumerate(conf) if c < config.decode.doubt_below}
-    return tuple(sorted(low | set(mismatch)))
+    return tuple(sorted(low | set(mismatch) | set(overruled)))
 
 
 def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, object],
-             centre: tuple[float, float], mismatch: tuple[int, ...], config: ScanConfig
-             ) -> ScannedTile:
-    """The scanned tile of a final reading. Edges where the inventory overruled the
-    tile's own best reading are doubtful too. A flag whose terrain the final code no
-    longer shows (decoding changed the code after the flag was read) is left out, since
-    the record would be refused, and the flag is marked doubtful like an unclear one."""
+             centre: tuple[float, float], mismatch: tuple[int, ...], config: ScanConfig,
+             evidence: np.ndarray | None = None) -> ScannedTile:
+    """The scanned tile of a final reading, its doubtful edges (``_doubtful``). A flag
+    whose terrain the final code no longer shows (decoding changed the code after the
+    flag was read) is left out, since the record would be refused, and the flag is
+    marked doubtful like an unclear one."""
     flag = attrs.get("flag")
     confidence = attrs.get("flag_confidence", 1.0)
     flag_doubtful = False
@@ -638,11 +745,10 @@ def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, objec
         elif isinstance(confidence, float) and confidence < config.flags.flag_doubt_below:
             flag_doubtful = True
     overruled = attrs.get("overruled", ())
-    doubtful = _doubtful(conf, mismatch, config)
-    if isinstance(overruled, tuple):
-        doubtful = tuple(sorted(set(doubtful) | set(overruled)))
+    doubtful = _doubtful(conf, mismatch, config, evidence,
+                         overruled if isinstance(overruled, tuple) else ())
     return ScannedTile(_placement(at, code, attrs), conf, centre, mismatch, doubtful,
-                       flag_doubtful)
+                       flag_doubtful, evidence)
 
 
 def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:

@@ -82,7 +82,6 @@ def _fake(rectified_like: np.ndarray, kind: str, seed: int) -> np.ndarray:
 
 
 def test_cells_over_a_mat_a_score_pad_or_a_box_lid_are_not_tiles() -> None:
-    from companion.vision.config import DEFAULT_CONFIG
     from companion.vision.io import load_photo
     from companion.vision.scan import LocatedTile, locate_tiles, read_tiles
 
@@ -97,5 +96,6 @@ def test_cells_over_a_mat_a_score_pad_or_a_box_lid_are_not_tiles() -> None:
     result = read_tiles(photo, found + fakes, kind, DEFAULT_CONFIG)
     assert len(result.tiles) == len(found)
     off = DEFAULT_CONFIG.tuned(art_texture_min=0.0, art_share_min=0.0, art_colour_min=0.0,
-                               art_weak_share=0.0)
+                               art_weak_share=0.0, art_bare_share=0.0, blank_share_max=1.1,
+                               paper_share_max=1.1, island_min_cells=0)
     assert len(read_tiles(photo, found + fakes, kind, off).tiles) == len(found) + 3

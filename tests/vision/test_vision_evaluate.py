@@ -128,3 +128,22 @@ def test_the_light_of_generated_photos_can_be_fixed(capsys):
     assert ev.main(["--set", "rendered", "--count", "1", "--size", "640x480",
                     "--shadow", "0.3", "--glare", "0"]) == 0
     assert capsys.readouterr().out.startswith("set: rendered, shadow 0.3, glare 0.0")
+
+
+def test_missed_flags_marked_doubtful_are_counted() -> None:
+    from types import SimpleNamespace
+
+    from companion.vision.synth.evaluate import Truth, compare
+
+    truth = [Truth((0, 0), "FFMMMM", None, None, "forest", (0.0, 0.0)),
+             Truth((1, 0), "FFMMMM", None, None, "forest", (100.0, 0.0)),
+             Truth((2, 0), "FFMMMM", None, None, None, (200.0, 0.0))]
+
+    def scanned(q: int, flag: str | None, doubtful: bool) -> SimpleNamespace:
+        return SimpleNamespace(at=(q, 0), code="FFMMMM", confidence=(1.0,) * 6,
+                               attributes={"flag": flag} if flag else {}, doubtful=(),
+                               mismatch=(), center_px=(100.0 * q, 0.0), flag_doubtful=doubtful)
+
+    tally = compare(SimpleNamespace(tiles=[scanned(0, None, True), scanned(1, None, False),
+                                           scanned(2, None, False)]), truth, "loose")
+    assert (tally.flags, tally.flags_right, tally.flags_doubtful) == (2, 0, 1)

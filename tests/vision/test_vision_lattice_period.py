@@ -5,19 +5,22 @@ tile. Rendered photos, real OpenCV."""
 
 from __future__ import annotations
 
+import importlib
 from functools import lru_cache
 
 import cv2
 import numpy as np
 import pytest
 
-from companion.vision import lattice, scan
+from companion.vision import edges, lattice, scan
 from companion.vision.background import fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.io import load_photo
 from companion.vision.synth.evaluate import compare, truth_of_rendered
 from companion.vision.synth.render import Rendered, render_record
 from companion.vision.synth.render_records import random_record
+
+scan_mod = importlib.import_module("companion.vision.scan")
 
 
 @lru_cache(maxsize=2)
@@ -71,3 +74,41 @@ def test_a_real_table_map_on_wood_is_read_at_its_tile_size() -> None:
     assert tally.placed_right >= 0.85 * len(rendered.tiles)
     assert tally.extra <= 2
     assert tally.edges_right >= 0.97 * 6 * tally.placed_right
+
+
+def _located(cells: list[tuple[int, int]]) -> list[scan_mod.LocatedTile]:
+    blank = np.zeros((4, 4, 3), np.uint8)
+    return [scan_mod.LocatedTile(c, np.zeros((6, 2)), blank) for c in cells]
+
+
+def test_groups_apart_from_the_map_are_not_tiles() -> None:
+    landscape = [(q, r) for q in range(4) for r in range(3)]
+    pad = [(9, 0), (9, 1)]  # beside the map: a score pad's cells
+    across_a_gap = [(5, 0)]  # one missing tile away: still the landscape
+    found = _located(landscape + pad + across_a_gap)
+    keep = scan_mod._one_landscape(found, [True] * len(found), DEFAULT_CONFIG)
+    assert keep == [True] * len(landscape) + [False, False] + [True]
+    big = [(9, r) for r in range(-1, 3)]  # a part of the map on its own keeps its tiles
+    found = _located(landscape + big)
+    assert all(scan_mod._one_landscape(found, [True] * len(found), DEFAULT_CONFIG))
+
+
+def test_blank_and_paper_cells_are_measured() -> None:
+    rng = np.random.default_rng(1)
+    h, w = edges.hexagon_mask(DEFAULT_CONFIG.rectify.radius).shape
+    art = np.clip(rng.normal(110, 30, (h, w, 3)), 0, 255).astype(np.uint8)
+    paper = np.full((h, w, 3), 235, np.uint8)
+    assert scan_mod._flat_and_paper(art, DEFAULT_CONFIG) == (0.0, 0.0)
+    flat, white = scan_mod._flat_and_paper(paper, DEFAULT_CONFIG)
+    assert flat == 1.0 and white == 1.0
+
+
+@pytest.mark.slow
+def test_glare_over_holes_in_the_map_is_not_tiles() -> None:
+    """Before: 6 phantom tiles in the white glare over the map's holes (and the map at
+    the wrong tile size: 94 of 147 tiles found on the set's four photos)."""
+    rendered = _real_table(2400, 2400)
+    result = scan(_jpeg(rendered.image), DEFAULT_CONFIG.tuned(time_limit_s=120.0))
+    tally = compare(result, truth_of_rendered(rendered.tiles), "assembled")
+    assert tally.extra <= 1
+    assert tally.placed_right >= 0.95 * len(rendered.tiles)

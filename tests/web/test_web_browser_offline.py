@@ -31,14 +31,17 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from companion.rules import (
+    LETTER_OF,
+    TASK_TYPES,
+    Board,
     Hex,
     RulesError,
     build_placement,
     canonical,
     catalogue,
     fit,
-    fits,
     load_position,
+    next_tile_kind,
     place,
     rotate,
     tiles_left,
@@ -46,6 +49,7 @@ from companion.rules import (
 from companion.storage.games import get_game
 from companion.web.db import get_db
 from companion.web.edits import reason_of
+from companion.web.play.offline import land
 from companion.web.play.state import save_game
 from companion.web.play.tiles import choices
 from companion.web.play.views import picker
@@ -112,16 +116,11 @@ def with_lines(text: str, placed: list[tuple[int, int, str]]) -> str:
     return text + "".join(f"{q} {r} {code}\n" for q, r, code in placed)
 
 
-def engine_picks(text: str, at: Hex, due_first: bool) -> list[str]:
-    """The codes the picker offers at ``at`` (the stack due first only when ``due_first``:
-    offline the phone knows the stack due for the server's map only)."""
+def engine_picks(text: str, at: Hex) -> list[str]:
+    """The codes the picker offers at ``at``, the stack due first (the phone knows it after
+    its own placements too)."""
     position = load_position(text)
-    if due_first:
-        return [p.code for p in picker(position, position.board(), at)]
-    board = position.board()
-    left = tiles_left(position.record, board)
-    wanted = {c.code: c for c in choices() if left.get((c.section, canonical(c.code)), 0) > 0}
-    return [f.code for f in fits(board, at, wanted)]
+    return [p.code for p in picker(position, position.board(), at)]
 
 
 def map_tiles(page: Any) -> set[tuple[str, str]]:
@@ -192,7 +191,7 @@ def test_recording_offline_from_the_first_tap(page: Any, live: LiveServer) -> No
     tap_hex(page, *h1)
     assert_not_nested(page, game_id)
     codes = picker_codes(page)
-    assert codes == engine_picks(text, h1, due_first=True)
+    assert codes == engine_picks(text, h1)
     shot(page, "02-picker-offline")
     fingers(page, "picker")
     # pick the first: chosen in its best rotation; rotate right, then back
@@ -236,11 +235,11 @@ def test_recording_offline_from_the_first_tap(page: Any, live: LiveServer) -> No
         assert "used" in (page.locator(f'.chooser .catalogue li[data-code="{tile}"]')
                           .get_attribute("class") or "")
 
-    # 3. two more from the picker (the stack due is the server's to know: best matches first)
+    # 3. two more from the picker (the stack due after the phone's placements first)
     for at in (Hex(-1, 1), Hex(1, 0)):
         tap_hex(page, *at)
         codes = picker_codes(page)
-        assert codes == engine_picks(with_lines(text, local), at, due_first=False)
+        assert codes == engine_picks(with_lines(text, local), at)
         page.locator(".picker .picks li[data-code] a").first.click()
         page.wait_for_selector(".place-form")
         local.append(place_chosen(page, len(local) + 1))
@@ -342,7 +341,7 @@ def test_undoing_a_sent_tile_and_a_task_marker_wait_offline(page: Any, live: Liv
     tap_hex(page, q, r)
     without = "".join(ln + "\n" for ln in text.splitlines() if ln != f"{q} {r} {code}")
     codes = picker_codes(page)
-    assert codes == engine_picks(without, Hex(q, r), due_first=False)
+    assert codes == engine_picks(without, Hex(q, r))
     assert code in codes          # its copy is back in the box
     # a task tile with a marker: a type chip, then a marker value button
     page.locator(".picker .picks li[data-code]:has(.badge-task) a").first.click()
@@ -598,3 +597,132 @@ def test_the_phones_picker_is_the_engines_on_every_free_hex(page: Any, live: Liv
             phone = page.evaluate("([q, r]) => window.companionLocal.picker(q, r)", [at.q, at.r])
             engine = [f"{p.code}:{p.fit.rotation}" for p in picker(position, board, at)]
             assert phone == engine, (placed, at)
+
+
+SCORED = "FGVTS"
+SPLIT_MAP = ("game: board-game\nunlocked: box1, box2\n0 0 FFFFFF task=forest/4\n"
+             "1 -1 GGGGGG task=grain/6\n-1 0 VVVVVV task=village/6\n"
+             "0 1 FMMFMM split=F:0/3\n0 2 FMMFMM\n0 3 FMMMMM\n")
+UNLOCKS = ["", "unlocked: box1\n", "unlocked: box2\n", "unlocked: box1, box2\n"]
+"""Headers of the reveal-order test: the stacks' sizes change with the boxes unlocked."""
+
+
+def random_lines(rng: random.Random, game: str, landscape: int) -> list[str]:
+    """Random legal placements of catalogue tiles in any reveal order (task tiles about
+    one in three, with a random marker that does not fail at once), up to ``landscape``
+    tiles without a task: record lines."""
+    board = Board()
+    tiles = [t.code for t in catalogue()]
+    lines: list[str] = []
+    while sum("task=" not in ln for ln in lines) < landscape:
+        code = rng.choice(tiles)
+        attrs: dict[str, str] = {}
+        kinds = [t for t in TASK_TYPES if LETTER_OF[t] in code]
+        if kinds and rng.random() < 0.35:
+            attrs["task"] = f"{rng.choice(kinds)}/{rng.choice([4, 4, 5, 6])}"
+        options = list(board.legal_placements(build_placement(game, 0, 0, code, attrs)))
+        if not options:
+            continue
+        at, k = rng.choice(options)
+        placed = rotate(code, k)
+        twice = [c for c in SCORED if placed.count(c) >= 2]
+        if not attrs and twice and rng.random() < 0.2:   # R-1: art with separate patches
+            letter = rng.choice(twice)
+            edges = [str(e) for e, c in enumerate(placed) if c == letter]
+            attrs["split"] = f"{letter}:{edges[0]}/{''.join(edges[1:])}"
+        p = build_placement(game, at.q, at.r, placed, attrs)
+        board.push(p)
+        lines.append(f"{at.q} {at.r} {p.code}" + "".join(f" {k}={v}" for k, v in attrs.items()))
+    return lines
+
+
+def new_game_page(page: Any, live: LiveServer, text: str, kind: str = "board-game") -> int:
+    """A game started on the phone whose record is then ``text`` (saved on the server)."""
+    page.goto(f"{live.url}/games/new")
+    if kind == "duel":
+        page.locator('input[name="kind"][value="duel"]').check()
+    page.locator(".form-actions button.primary.big").click()
+    page.wait_for_selector("#play")
+    game_id = int(page.locator("#play").get_attribute("data-game"))
+    with live.app.test_request_context():
+        save_game(game_id, text, int(get_game(get_db(), game_id)["version"]))
+    page.goto(f"{live.url}/play/{game_id}")
+    page.wait_for_selector("#play-data", state="attached")
+    return game_id
+
+
+def test_the_phones_stack_due_is_the_engines_after_every_placement(
+        page: Any, live: LiveServer) -> None:
+    """The stack due after placements the phone made (play-offline.js ``nextKind``: the
+    markers replayed and the reveal order, with #play-data's ``order``) is the engine's
+    ``next_tile_kind`` after every placement of random sequences, in any reveal order and
+    past the last landscape tile, with and without the boxes that add tiles; in the Duel
+    both name none."""
+    rng = random.Random(16)
+    for header in UNLOCKS:
+        head = "game: board-game\n" + header
+        new_game_page(page, live, head)
+        for _round in range(2):
+            lines = random_lines(rng, "board-game", 52)
+            full = load_position(head + "".join(ln + "\n" for ln in lines))
+            cells = land(full, None)["cells"]
+            engine = [next_tile_kind(load_position(
+                head + "".join(ln + "\n" for ln in lines[:k])).game) for k in range(len(lines) + 1)]
+            phone = page.evaluate("(lists) => lists.map((c) => window.companionLocal.nextKind(c))",
+                                  [cells[:k] for k in range(len(lines) + 1)])
+            assert phone == engine, next(
+                (k, lines[:k], phone[k], engine[k]) for k in range(len(engine))
+                if phone[k] != engine[k])
+            assert {"task", "landscape", "end"} <= set(engine)
+            assert any("split=" in ln for ln in lines)
+    # a tile whose split= keeps the forest of the task tile from the forest beyond: the
+    # marker stays active, three markers are, a landscape tile is due (joined: a task tile)
+    for split, kind in ((" split=F:0/3", "landscape"), ("", "task")):
+        text = SPLIT_MAP.replace(" split=F:0/3", split)
+        assert next_tile_kind(load_position(text).game) == kind
+        assert page.evaluate("(c) => window.companionLocal.nextKind(c)",
+                             land(load_position(text), None)["cells"]) == kind
+    duel = "game: duel\nplayer: red\nplayer: blue\n"
+    new_game_page(page, live, duel, kind="duel")
+    lines = random_lines(rng, "duel", 14)
+    text = duel.replace("player: blue\n", "".join(ln + "\n" for ln in lines) + "player: blue\n")
+    cells = land(load_position(text), "red")["cells"]
+    engine = [next_tile_kind(load_position(duel.replace(
+        "player: blue\n", "".join(ln + "\n" for ln in lines[:k]) + "player: blue\n")).game)
+        for k in range(len(lines) + 1)]
+    phone = page.evaluate("(lists) => lists.map((c) => window.companionLocal.nextKind(c))",
+                          [cells[:k] for k in range(len(lines) + 1)])
+    assert phone == engine == [None] * (len(lines) + 1)
+    assert page.evaluate("() => window.companionLocal.due()") is None
+
+
+def test_a_redo_offline_takes_back_an_undo_not_sent_yet(page: Any, live: LiveServer) -> None:
+    """Redo of an undo still waiting in the queue simply takes that undo back (the tile is
+    on the map again, nothing is sent); a redo the server's redo stack holds says it
+    needs the connection."""
+    game_id, text = start_seeded(page, live)
+    redo = page.locator("button.redo")
+    page.locator("button.undo").click()                    # online: the server's undo
+    page.wait_for_selector(f'#play[data-version="{2 + len(SEED)}"]')
+    assert redo.is_enabled() and redo.inner_text() == "Redo (1)"
+    go_offline(page)
+    page.locator("button.undo").click()                    # offline: waits in the queue
+    wait_pending(page, 1)
+    q, r, code = SEED[0]
+    assert page.locator(f'svg.hexmap g.tile.undone[data-hex="{q},{r}"]').count() == 1
+    assert redo.is_enabled() and redo.inner_text() == "Redo (1)"
+    redo.click()
+    wait_pending(page, 0)
+    assert page.locator(f'svg.hexmap g.tile.undone[data-hex="{q},{r}"]').count() == 0
+    assert map_tiles(page) == {(f"{q},{r}", code)}
+    assert page.locator(".local-note").count() == 0
+    # the server's redo (the tile it took back online) needs the connection: told, not lost
+    assert redo.is_enabled() and redo.inner_text() == "Redo (1)"
+    redo.click()
+    assert page.locator(".tools .local-note").inner_text() == (
+        "You are offline: this needs the connection.")
+    assert page.evaluate("() => window.companionQueue.pending()") == 0
+    page.context.set_offline(False)
+    page.goto(f"{live.url}/play/{game_id}")
+    assert live.record(game_id) == "".join(
+        ln + "\n" for ln in text.splitlines() if ln != "{} {} {}".format(*SEED[-1]))

@@ -430,3 +430,48 @@ def test_a_chosen_tile_the_box_lacks_is_flagged_before_placing(
     assert "the box holds no more copies" in html
     html = client.get(f"/play/{gid}?at=1,-1&tile=GGGGGG", headers=HX).data.decode()
     assert "box-flags" not in html
+
+
+def test_a_duel_landscape_beyond_the_box_says_why_on_the_recorder(
+        app: Flask, client: FlaskClient) -> None:
+    """The recorder's flags come from the shared partial (templates/_tile_picker.html):
+    a flag with a coded reason says it, in the page's language."""
+    from companion.rules.hexgrid import Hex, distance, within
+
+    near = [Hex(0, 0), *sorted(within(Hex(0, 0), 5),
+                               key=lambda h: (distance(h, Hex(0, 0)), h.q, h.r))]
+    h = near[42]
+    text = ("game: duel\nplayer: a\n" + "".join(f"{x.q} {x.r} MMMMMM\n" for x in near[:43])
+            + "player: b\n" + "".join(f"{x.q} {x.r} MMMMMM\n" for x in near[:42]))
+    gid = new_game(app, text)
+    html = client.get(f"/play/{gid}", headers=HX).data.decode()
+    flags = re.search(r'<ul class="box-flags" role="alert">.*?</ul>', html, re.S)
+    assert flags is not None
+    assert (f"Tile MMMMMM at ({h.q}, {h.r}): the box holds only 42 landscape tiles per "
+            "player.") in flags.group(0)
+    assert f'data-tiles="{h.q},{h.r}" data-flag="tile-over-box"' in flags.group(0)
+    # the tile b would place beyond the box is flagged before it is placed
+    chosen = client.get(f"/play/{gid}?player=b&at={h.q},{h.r}&tile=MMMMMM",
+                        headers=HX).data.decode()
+    before = re.search(r'<ul class="box-flags chosen-flags".*?</ul>', chosen, re.S)
+    assert before is not None and "the box holds only 42 landscape tiles" in before.group(0)
+    client.set_cookie("lang", "de")
+    german = client.get(f"/play/{gid}", headers=HX).data.decode()
+    assert (f"Plättchen MMMMMM bei ({h.q}, {h.r}): die Schachtel enthält nur 42 "
+            "Landschaftsplättchen je Spieler.") in german
+
+
+def test_the_recorder_and_the_dispute_page_share_the_picker_markup(
+        app: Flask, client: FlaskClient) -> None:
+    gid = new_game(app, START)
+    play = client.get(f"/play/{gid}?at=1,-1", headers=HX).data.decode()
+    dispute = client.get(f"/games/{gid}/dispute?at=1,-1").data.decode()
+
+    def items(html: str) -> list[str]:
+        picks = re.search(r'<ul class="catalogue picks">(.*?)</ul>', html, re.S)
+        assert picks is not None
+        return re.findall(r'<li data-code="([A-Z]{6})"', picks.group(1))
+
+    assert items(play) and items(play) == items(dispute)
+    rotated = client.get(f"/play/{gid}?at=1,-1&tile=GGMTTM", headers=HX).data.decode()
+    assert rotated.count(' data-rot="') == 6 and 'aria-label="Rotate right"' in rotated

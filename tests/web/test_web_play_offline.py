@@ -109,3 +109,19 @@ def test_the_service_worker_never_swaps_the_offline_page_into_a_fragment() -> No
     fragment = sw[sw.index('request.headers.get("HX-Request")'):]
     assert "/offline" not in fragment and "X-Companion-Offline" in fragment
     assert '"/static/play-offline.js"' in sw
+
+
+def test_the_reveal_order_inputs_follow_the_boxes_unlocked(
+        app: Flask, client: FlaskClient) -> None:
+    """``order``: what play-offline.js needs for the stack due after its own placements
+    (tests/web/test_web_browser_offline.py compares it with the engine); none where the
+    engine names no stack (the Duel); a split tile carries its split= areas."""
+    base = new_game(app, "game: board-game\n")
+    plain = island(client.get(f"/play/{base}").get_data(as_text=True))
+    assert plain["order"] == {"first": 3, "min_active": 3, "landscape": 45, "tasks": 25}
+    both = new_game(app, "game: board-game\nunlocked: box1, box2\n0 0 FMMFMM split=F:0/3\n")
+    data = island(client.get(f"/play/{both}").get_data(as_text=True))
+    assert data["order"] == {"first": 3, "min_active": 3, "landscape": 50, "tasks": 30}
+    assert data["lands"][0]["cells"] == [[0, 0, "FMMFMM", "", False, 1, "F:0/3"]]
+    duel = new_game(app, "game: duel\nplayer: red\nplayer: blue\n")
+    assert island(client.get(f"/play/{duel}").get_data(as_text=True))["order"] is None

@@ -18,12 +18,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.rules.game import DUEL_LANDSCAPE, DUEL_TASK_TILES, Game, Step, Warning
+from companion.rules.game import (
+    DUEL_LANDSCAPE,
+    DUEL_TASK_TILES,
+    FIRST_TASK_TURNS,
+    MIN_ACTIVE,
+    Game,
+    Step,
+    Warning,
+)
 from companion.rules.notation import DUEL_SPECIALS, Placement
 from companion.rules.reasons import Reason
-
-FIRST_TASK_TURNS = 3
-MIN_ACTIVE = 3
 
 
 def turn_steps(steps: list[Step]) -> dict[int, Step]:

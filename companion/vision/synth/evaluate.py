@@ -76,6 +76,8 @@ class Tally:
     flags: int = 0
     flags_right: int = 0
     flags_extra: int = 0
+    flags_doubtful: int = 0
+    """Flags missed or misread that the scan marked doubtful (``flag_doubtful``)."""
     collapsed: int = 0
     """Photos of an assembled map read as fewer than half its tiles (or refused)."""
     wrong_doubtful: int = 0
@@ -86,6 +88,9 @@ class Tally:
     """Per photo: wrong edges the scan did not mark doubtful."""
     edge_confidence: list[tuple[float, bool]] = field(default_factory=list)
     """Per compared edge: the scan's confidence and whether the edge is right."""
+    edge_doubt: list[tuple[float, bool]] = field(default_factory=list)
+    """Per compared edge: the doubt calibrator's P(wrong) and whether the edge is right
+    (tiles that carry their ``evidence``)."""
     seconds: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -112,6 +117,18 @@ class Tally:
                        f"{100.0 * below.mean() if len(conf) else 0.0:.1f} % of edges")
         return out
 
+    def calibrated_curve(self, thresholds: Iterable[float]) -> list[str]:
+        """For each P(wrong) threshold of the doubt calibrator: the share of wrong edges
+        at or above it and the share of all edges (mismatches aside)."""
+        p = np.array([c for c, _ in self.edge_doubt])
+        wrong = np.array([not ok for _, ok in self.edge_doubt])
+        out = []
+        for t in thresholds:
+            above = p >= t
+            out.append(f"  P(wrong) >= {t:.4f}: {int((above & wrong).sum())}/{int(wrong.sum())} "
+                       f"wrong edges, {100.0 * above.mean() if len(p) else 0.0:.1f} % of edges")
+        return out
+
     def lines(self) -> list[str]:
         def pct(a: int, b: int) -> str:
             return f"{a}/{b} ({100.0 * a / b:.1f} %)" if b else f"{a}/0 (n/a)"
@@ -129,7 +146,8 @@ class Tally:
             f"task types right:       {pct(self.tasks_right, self.tasks)}",
             f"marker digits right:    {pct(self.markers_right, self.markers)}",
             f"flags right:            {pct(self.flags_right, self.flags)} "
-            f"(+{self.flags_extra} seen where no flag is)",
+            f"(+{self.flags_extra} seen where no flag is; {self.flags_doubtful} of "
+            f"{self.flags - self.flags_right} misses marked doubtful)",
             f"photos collapsed:       {self.collapsed} of {self.photos}",
             f"phantom tiles:          {self.extra} "
             f"({self.extra / max(self.photos, 1):.2f} per photo)",
@@ -175,9 +193,17 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
         doubtful = {(e + k) % 6 for e in getattr(s, "doubtful", ())}
         conf = [float(c) for c in s.confidence]
         right = _same(code, t.code)
+        evidence = getattr(s, "evidence", None)
+        p_wrong = None
+        if evidence is not None:
+            from companion.vision.doubt import load_calibrator
+
+            p_wrong = load_calibrator().probability(evidence)
         for e in range(6):
             ok = code[e] == t.code[e]
             tally.edge_confidence.append((conf[(e - k) % 6], ok))
+            if p_wrong is not None:
+                tally.edge_doubt.append((float(p_wrong[(e - k) % 6]), ok))
             tally.edges_doubtful += e in doubtful
             tally.wrong_doubtful += (not ok) and e in doubtful
             undoubted += (not ok) and e not in doubtful
@@ -193,6 +219,8 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
             tally.flags_right += 1
         elif flag is not None:
             tally.flags_extra += 1
+        if t.flag is not None and flag != t.flag and getattr(s, "flag_doubtful", False):
+            tally.flags_doubtful += 1
     tally.wrong_undoubted.append(undoubted)
     return tally
 
@@ -488,6 +516,14 @@ def main(argv: list[str] | None = None) -> int:
         for line in tally.doubt_curve((0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97,
                                        0.98, 0.99, 0.995, 0.999)):
             print(line)
+        if tally.edge_doubt:
+            from companion.vision.doubt import load_calibrator
+
+            t0 = load_calibrator().threshold
+            print(f"doubt calibrator (shipped threshold {t0:.4f}):")
+            for line in tally.calibrated_curve(sorted({t0, 0.001, 0.002, 0.003, 0.005, 0.007,
+                                                       0.01, 0.02, 0.03, 0.05, 0.1})):
+                print(line)
     return 0
 
 

@@ -11,12 +11,20 @@ Representation: ``play_data(...)`` is a plain JSON-able dict, embedded in the pa
   ``turns``: the turn of each of them (the heading counts on from there).
 * ``lands``: every landscape in the record's order (one in the board game, player ``""``):
   ``{"player", "cells": [[q, r, code, task text or "", a Duel special tile (same turn as
-  the line above), turn], ...]}``; ``player``: the landscape shown; ``duel``;
+  the line above), turn, and the tile's ``split=`` when it has one], ...]}``;
+  ``player``: the landscape shown; ``duel``;
   ``duel_specials``: the special tiles that share the turn of the line above.
 * ``tiles``: every catalogue tile (``companion.web.play.tiles.choices``), ``[code, section,
   copies left in this game's box (0 when none or not in play), copies the box holds,
   whether its section is in play]``.
 * ``due``: the stack the next tile comes from (``task``, ``landscape``; None otherwise).
+* ``order``: the inputs of the reveal order (rules.md section 4) for the script to know the
+  stack due after the placements waiting in the queue (``nextKind`` in play-offline.js,
+  the engine's ``next_tile_kind``): ``first`` turns reveal task tiles, then a task tile
+  while fewer than ``min_active`` markers are active and fewer than ``tasks`` task tiles
+  are placed; after ``landscape`` landscape tiles only a tile that completed or failed a
+  marker lets task tiles go on. None when the engine names no stack (the Duel, an
+  end-of-game entry): placements never change that.
 * ``sel``: the page's selection (``at`` as ``[q, r]``, ``tile``, ``rot``).
 * ``local``: whether the page may record offline (the board game's live and end-of-game
   entry, the Duel's live recording).
@@ -33,14 +41,18 @@ from flask_babel import gettext as _
 from companion.rules import (
     DIRECTIONS,
     DUEL_SPECIALS,
+    FIRST_TASK_TURNS,
     LETTER_OF,
+    MIN_ACTIVE,
     TERRAINS,
     Board,
     Position,
+    Record,
     canonical,
     edges_can_meet,
     in_play,
     next_tile_kind,
+    stack_limits,
     tiles_left,
 )
 from companion.web.hexmap import SIZE
@@ -78,6 +90,7 @@ def texts() -> dict[str, str]:
         "refused_place": _("Not placed: %(code)s at %(q)s %(r)s. %(reason)s"),
         "refused_other": _("Not saved: %(reason)s"),
         "dismiss": _("Dismiss"),
+        "redo": _("Redo"),
         "needs_connection": _("You are offline: this needs the connection."),
     }
 
@@ -86,8 +99,15 @@ def land(position: Position, player: str | None) -> dict[str, Any]:
     board = position.board(player)
     return {"player": player or "",
             "cells": [[p.at.q, p.at.r, p.code, p.task.text() if p.task else "",
-                       p.special in DUEL_SPECIALS, turn]
+                       p.special in DUEL_SPECIALS, turn, *([p.split] if p.split else [])]
                       for p, turn in zip(board.history, board.turns, strict=True)]}
+
+
+def reveal_order(record: Record) -> dict[str, int]:
+    """The board game's reveal-order inputs (``order`` above), from the engine."""
+    landscape, tasks = stack_limits(record)
+    return {"first": FIRST_TASK_TURNS, "min_active": MIN_ACTIVE,
+            "landscape": landscape, "tasks": tasks}
 
 
 def play_data(position: Position, board: Board, *, mode: str, at: tuple[int, int] | None,
@@ -111,6 +131,7 @@ def play_data(position: Position, board: Board, *, mode: str, at: tuple[int, int
         "mode": mode,
         "tiles": tiles,
         "due": due if due in ("task", "landscape") else None,
+        "order": reveal_order(record) if due is not None else None,
         "lands": [land(position, name) for name in position.players],
         "player": player or "",
         "duel": position.is_duel,

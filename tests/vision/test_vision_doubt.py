@@ -1,0 +1,139 @@
+"""The doubt calibrator: evidence per edge, the shipped coefficients, what a scan flags."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.rules import catalogue
+from companion.vision import ScanConfig, doubt, scan
+from companion.vision.edges import LETTERS
+from companion.vision.prior import decode
+from companion.vision.synth import composite, evaluate
+from companion.vision.synth.fit_doubt import FIT_SEEDS, fit_logistic, threshold_for
+from tests.helpers.scanner_synth import draw_map, random_map
+
+LANDSCAPE = ("landscape", "box-2-landscape")
+EVALUATION_SEEDS = {700, 701, 702, 703, 800, 801, 802, 803, *range(900, 906),
+                    *range(2000, 2006), *range(2100, 2104)}
+
+
+def _reading(code: str, sure: float = 0.97) -> np.ndarray:
+    probs = np.full((6, 6), (1 - sure) / 5)
+    for e, c in enumerate(code):
+        probs[e, LETTERS.index(c)] = sure
+    return probs
+
+
+def _judge(probs: np.ndarray) -> tuple[tuple[int, ...], np.ndarray]:
+    code, conf, _, _ = decode(probs, 0.02, LANDSCAPE)
+    ev = doubt.tile_evidence(probs, code, conf, LANDSCAPE)
+    return doubt.doubtful(ev), doubt.load_calibrator().probability(ev)
+
+
+def test_the_shipped_calibrator_matches_the_features() -> None:
+    cal = doubt.load_calibrator()
+    assert cal.features == doubt.COLUMNS
+    assert len(cal.weights) == len(doubt.COLUMNS) == len(cal.mean)
+    assert 0.0 < cal.threshold < 1.0
+    # fitted on photos no evaluation uses
+    for seeds in FIT_SEEDS.values():
+        assert not set(seeds) & EVALUATION_SEEDS
+
+
+def test_an_ambiguous_edge_is_doubtful_and_clear_edges_are_not() -> None:
+    """GGMVVM and MGMVVM are both landscape tiles: art halfway between grain and meadow
+    at edge 0 leaves the catalogue no way to tell, and only that edge is doubtful."""
+    clear, p_clear = _judge(_reading("GGMVVM", 0.995))
+    assert clear == ()
+    probs = _reading("GGMVVM", 0.995)
+    probs[0, LETTERS.index("G")] = 0.5
+    probs[0, LETTERS.index("M")] = 0.49
+    unsure, p_unsure = _judge(probs)
+    assert unsure == (0,)
+    assert p_unsure[0] > 5 * p_clear[0]
+
+
+def test_an_edge_the_catalogue_bent_is_doubtful() -> None:
+    """The art reads an edge one way, the catalogue another: a person should look."""
+    tile = next(t.code for t in catalogue() if t.section == "landscape" and "M" in t.code)
+    e = tile.index("M")
+    probs = _reading(tile, 0.98)
+    probs[e] = 0.004
+    probs[e, LETTERS.index("G")] = 0.6
+    probs[e, LETTERS.index("M")] = 0.38
+    code, conf, _, _ = decode(probs, 0.02, LANDSCAPE)
+    ev = doubt.tile_evidence(probs, code, conf, LANDSCAPE)
+    assert e in doubt.doubtful(ev)
+
+
+def test_mismatches_are_always_doubtful() -> None:
+    code = next(t.code for t in catalogue() if t.section == "landscape")
+    probs = _reading(code, 0.995)
+    _, conf, _, _ = decode(probs, 0.02, LANDSCAPE)
+    ev = doubt.tile_evidence(probs, code, conf, LANDSCAPE)
+    assert 3 in doubt.doubtful(ev, mismatch=(3,))
+
+
+def test_a_calibrator_for_other_features_is_refused(tmp_path) -> None:
+    data = doubt.load_calibrator().to_json()
+    again = doubt.Calibrator.from_json(json.loads(json.dumps(data)))
+    assert np.allclose(again.weights, doubt.load_calibrator().weights)
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ValueError, match="other features"):
+        doubt.Calibrator.from_json(data)
+
+
+def test_fitting_finds_the_informative_feature_and_meets_the_recall() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(4000, 3))
+    y = rng.random(4000) < 1 / (1 + np.exp(-(3.0 * x[:, 1] - 4.0)))
+    mean, scale, w, b = fit_logistic(x, y, np.ones(len(y)))
+    assert abs(w[1]) > 5 * max(abs(w[0]), abs(w[2]))
+    p = 1 / (1 + np.exp(-(((x - mean) / scale) @ w + b)))
+    groups = np.array(["a"] * len(y))
+    t = threshold_for(p, y, groups, 0.95, ("a",))
+    assert (p[y] >= t).mean() >= 0.95
+    assert (p >= t).mean() < 0.5
+
+
+def test_the_tiles_the_inventory_had_to_swap_are_doubtful() -> None:
+    """A map laying one physical tile several times (random_map draws with replacement):
+    the inventory reads the copies as other free tiles, and the review must point at
+    every edge that this made wrong, without flagging much else."""
+    truth = random_map(30, 0)
+    photo, centres = draw_map(truth, size=55, rotate_deg=-10.0, seed=0)
+    result = scan(photo)
+    wrong = flagged = edges = 0
+    for t in result.tiles:
+        cell = min(centres, key=lambda c: np.hypot(centres[c][0] - t.center_px[0],
+                                                   centres[c][1] - t.center_px[1]))
+        for e in range(6):
+            edges += 1
+            flagged += e in t.doubtful
+            if t.code[e] != truth[cell][e]:
+                wrong += 1
+                assert e in t.doubtful, (cell, truth[cell], t.code, e)
+    assert wrong >= 2
+    assert flagged <= 0.2 * edges  # flat drawn tiles, far from any photo it was fitted on
+
+
+def test_hand_rule_still_available() -> None:
+    truth = random_map(9, 3)
+    photo, _ = draw_map(truth, size=70, seed=3)
+    cfg = ScanConfig().tuned(calibrated_doubt=False, doubt_below=1.01)
+    result = scan(photo, cfg)
+    assert all(t.doubtful == tuple(range(6)) for t in result.tiles)
+
+
+@pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
+def test_recall_on_a_small_real_table_composite_set() -> None:
+    """Two composite photos of a seed range neither fitted nor evaluated on: the
+    doubtful edges hold the wrong edges and stay a small share of all edges."""
+    cases = list(evaluate.composite_cases(2, 4000, (3000, 2250), real_table=True))
+    tally = evaluate.evaluate(cases)
+    assert tally.placed_right >= 0.9 * tally.truth_tiles
+    assert tally.wrong_doubtful >= 0.9 * tally.placed_edges_wrong
+    assert tally.edges_doubtful <= 0.15 * 6 * tally.placed_right
