@@ -69,25 +69,11 @@ itself aside) is a string left untranslated."""
 TITLES = re.compile(r"<title>.*?</title>", re.S)
 NOTATION = re.compile(r"'[a-z-]+:'")
 """A header key of the record quoted in a sentence (``'completed:'``)."""
-KNOWN = {
-    r"/games/\d+/dispute\S*: target under 44 px: a '[^']+' \d+x19$":
-        "templates/disputes/_dispute.html (disputes helper): the 'Back to the game' link "
-        "above the map is 19 px tall; it needs class=\"back-link\" (app.css: inline-flex, "
-        "min-height 48 px)",
-    r"/play/\d+/map\?\S*: target under 44 px: a '[^']*' ([1-3]\d|4[0-3])x44$":
-        "templates/play/_map_page.html + static/map.css (recorder helper): the tabs of "
-        "nav.explain-paths (Forest, Grain, Track, Tasks, Total) are 21-43 px wide (Vía, Río); "
-        "'.explain-paths a' needs min-width: 2.75rem and justify-content: center",
-    r"/play/\d+\S*: English word 'active'$":
-        "templates/play/_recorder.html (recorder helper): a task marker's state is shown "
-        "as {{ _(m.state) }}; 'active' is no msgid of the catalogue (pybabel cannot see a "
-        "variable; 'completed' and 'failed' are extracted from other templates), so it "
-        "stays English in de, es and pt-BR: it needs the three states as literals, e.g. "
-        "{{ {'active': _('active'), 'completed': _('completed'), 'failed': _('failed')}"
-        "[m.state] }}, then extract/update and translate 'active'",
-}
+KNOWN: dict[str, str] = {}
 """Defects found on pages other helpers own (``re.search`` on a problem -> where and
-what): the walk is xfailed with them when nothing else is wrong."""
+what): the walk is xfailed with them when nothing else is wrong. Empty: the dispute
+page's back link, the explanation tabs and the marker state 'active' it listed are
+fixed."""
 
 TARGETS = """(min) => {
   // Every visible interactive element of the page (header, main content, bottom bar and
