@@ -18,15 +18,15 @@ On every page reached the walk saves a full-page screenshot (and the page's visi
 text) and asserts: no horizontal overflow (``document.scrollingElement.scrollWidth <=
 window.innerWidth``, and ``innerWidth`` still the phone's 390 px: a phone's browser
 widens its viewport to a too wide page), nor a shown box whose content spills out of it
-sideways (``SPILLS``); no visible interactive element under 44x44
-CSS px (``TARGETS``: its box, or else the hit area the browser gives it around its
-centre; a map's hexes where the map shows them); no internal id nor untranslated engine
-text (``test_web_languages.check`` on ``page.content()``, with the engine's English
-sentences of that game); no English word of the interface in de, es, pt-BR
-(``ENGLISH``). Every disclosure of the main pages is also looked at unfolded. The
-problems of a walk are collected and reported together at its end; those of pages
-other helpers own (``KNOWN``) xfail the walk, with where and what, when nothing else is
-wrong.
+sideways (``SPILLS``), nor a select whose chosen text is cut off (``CLIPPED``); no
+visible interactive element under 44x44 CSS px (``TARGETS``: its box, or else the hit
+area the browser gives it around its centre; a map's hexes where the map shows them); no
+internal id nor untranslated engine text (``test_web_languages.check`` on
+``page.content()``, with the engine's English sentences of that game); no English word
+of the interface in de, es, pt-BR (``ENGLISH``). Every disclosure of the main pages is
+also looked at unfolded. The problems of a walk are collected and reported together at
+its end; those of pages other helpers own (``KNOWN``) xfail the walk, with where and
+what, when nothing else is wrong.
 
 Screenshots: ``$COMPANION_SCREENSHOTS/<lang>/<nn>-<page>.png`` when that variable is
 set, else ``build/screenshots/<lang>/`` in the repository (git-ignored).
@@ -69,25 +69,11 @@ itself aside) is a string left untranslated."""
 TITLES = re.compile(r"<title>.*?</title>", re.S)
 NOTATION = re.compile(r"'[a-z-]+:'")
 """A header key of the record quoted in a sentence (``'completed:'``)."""
-KNOWN = {
-    r"/games/\d+/dispute\S*: target under 44 px: a '[^']+' \d+x19$":
-        "templates/disputes/_dispute.html (disputes helper): the 'Back to the game' link "
-        "above the map is 19 px tall; it needs class=\"back-link\" (app.css: inline-flex, "
-        "min-height 48 px)",
-    r"/play/\d+/map\?\S*: target under 44 px: a '[^']*' ([1-3]\d|4[0-3])x44$":
-        "templates/play/_map_page.html + static/map.css (recorder helper): the tabs of "
-        "nav.explain-paths (Forest, Grain, Track, Tasks, Total) are 21-43 px wide (Vía, Río); "
-        "'.explain-paths a' needs min-width: 2.75rem and justify-content: center",
-    r"/play/\d+\S*: English word 'active'$":
-        "templates/play/_recorder.html (recorder helper): a task marker's state is shown "
-        "as {{ _(m.state) }}; 'active' is no msgid of the catalogue (pybabel cannot see a "
-        "variable; 'completed' and 'failed' are extracted from other templates), so it "
-        "stays English in de, es and pt-BR: it needs the three states as literals, e.g. "
-        "{{ {'active': _('active'), 'completed': _('completed'), 'failed': _('failed')}"
-        "[m.state] }}, then extract/update and translate 'active'",
-}
+KNOWN: dict[str, str] = {}
 """Defects found on pages other helpers own (``re.search`` on a problem -> where and
-what): the walk is xfailed with them when nothing else is wrong."""
+what): the walk is xfailed with them when nothing else is wrong. Empty: the dispute
+page's back link, the explanation tabs and the marker state 'active' it listed are
+fixed."""
 
 TARGETS = """(min) => {
   // Every visible interactive element of the page (header, main content, bottom bar and
@@ -198,6 +184,22 @@ SPILLS = """() => [...document.querySelectorAll("body *")].filter(e => {
   + e.textContent.trim().slice(0, 30) + "' " + e.scrollWidth + ">" + e.clientWidth)"""
 
 
+CLIPPED = """() => {
+  // a shown select whose chosen option is cut off (its text wider than the field less
+  // its padding and arrow), measured with the field's own font
+  const ctx = document.createElement("canvas").getContext("2d");
+  return [...document.querySelectorAll("select")].filter(s => {
+    if (!s.checkVisibility() || s.selectedIndex < 0
+        || s.closest("details:not([open]) > :not(summary)")) return false;
+    const cs = getComputedStyle(s);
+    ctx.font = cs.font;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16;
+    return ctx.measureText(s.options[s.selectedIndex].text).width > room + 1;
+  }).map(s => "select[name=" + s.name + "] '" + s.options[s.selectedIndex].text + "' in "
+    + s.clientWidth + " px");
+}"""
+
+
 UNFOLD = """(open) => {
   const shut = document.querySelectorAll(open
     ? "details:not([open]):not(.pad-row):not(.duel-cell):not(.winner-line)"
@@ -263,6 +265,8 @@ class Walk:
             self.note(f"{name} {page.url}: scrolls sideways {width}")
         for spill in page.evaluate(SPILLS):
             self.note(f"{name} {page.url}: content wider than its box: {spill}")
+        for cut in page.evaluate(CLIPPED):
+            self.note(f"{name} {page.url}: a field's text cut off: {cut}")
         for small in page.evaluate(TARGETS, MIN):
             self.note(f"{name} {page.url}: target under {MIN} px: {small}")
         html = page.content()
