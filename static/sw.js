@@ -12,7 +12,7 @@
  * Bump VERSION when the shell changes: old caches are deleted on activate.
  */
 "use strict";
-var VERSION = "companion-v7";
+var VERSION = "companion-v8";
 var SHELL = ["/", "/offline", "/score", "/rules"];
 var STATIC = [
   "/static/app.css", "/static/app.js", "/static/offline.js", "/static/htmx-2.0.11.min.js",
