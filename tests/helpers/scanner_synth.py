@@ -141,9 +141,11 @@ def draw_map(tiles: dict[tuple[int, int], str], size: float = 60.0,
                                     for c, (x, y) in zip(centres, moved, strict=True)}
 
 
-def random_map(n: int, seed: int = 0) -> dict[tuple[int, int], str]:
+def random_map(n: int, seed: int = 0, once: bool = False) -> dict[tuple[int, int], str]:
     """A connected blob of ``n`` cells holding rotated landscape tiles of the catalogue,
-    chosen so that track and stream edges meet their own kind where possible."""
+    chosen so that track and stream edges meet their own kind where possible. Drawn with
+    replacement unless ``once``: then a map a table can hold, each physical tile at most
+    once (what the scanner's inventory decoding expects)."""
     from companion.rules import catalogue, rotate
 
     pool = [t.code for t in catalogue() if t.section == "landscape"]
@@ -158,9 +160,10 @@ def random_map(n: int, seed: int = 0) -> dict[tuple[int, int], str]:
             cells.append(nb)
     codes: dict[tuple[int, int], str] = {}
     for cell in cells:
-        best, best_bad = "", 99
+        best, best_bad, best_j = "", 99, -1
         for _ in range(300):
-            code = rotate(pool[int(rng.integers(len(pool)))], int(rng.integers(6)))
+            j = int(rng.integers(len(pool)))
+            code = rotate(pool[j], int(rng.integers(6)))
             bad = 0
             for e, (dq, dr) in enumerate(dirs):
                 other = codes.get((cell[0] + dq, cell[1] + dr))
@@ -170,10 +173,12 @@ def random_map(n: int, seed: int = 0) -> dict[tuple[int, int], str]:
                 if (a in "TS" or b in "TS") and a != b:
                     bad += 1
             if bad < best_bad:
-                best, best_bad = code, bad
+                best, best_bad, best_j = code, bad, j
             if bad == 0:
                 break
         codes[cell] = best
+        if once:
+            pool.pop(best_j)
     return codes
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,17 @@ class LiveServer:
             found = photo_store.get_review(get_db(), game_id)
         assert found is not None
         return Review.from_json(found.state)
+
+
+def wait_pending(page: Any, n: int, timeout: float = 30.0) -> None:
+    """Wait until offline.js holds ``n`` waiting submissions (polled: the page's CSP
+    forbids the eval behind ``wait_for_function``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.evaluate("() => window.companionQueue.pending()") == n:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"offline queue never held {n} submissions")
 
 
 def shot(page: Any, name: str, full_page: bool = True) -> None:

@@ -24,7 +24,6 @@ Screenshots: ``test-artifacts/offline-*.png``.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from flask_babel import force_locale
@@ -54,7 +53,7 @@ from companion.web.play.state import save_game
 from companion.web.play.tiles import choices
 from companion.web.play.views import picker
 from tests.helpers import webtools
-from tests.helpers.webtools import ARGS, BROWSER, CHROMIUM, VIEWPORT, LiveServer
+from tests.helpers.webtools import ARGS, BROWSER, CHROMIUM, VIEWPORT, LiveServer, wait_pending
 from tests.web.test_web_browser_targets import SMALL
 
 pytestmark = BROWSER
@@ -72,15 +71,6 @@ def fingers(page: Any, name: str) -> None:
     small = page.evaluate(SMALL)
     assert small == [], f"{name}: targets under 44 px: {small}"
 
-
-def wait_pending(page: Any, n: int, timeout: float = 30.0) -> None:
-    """Wait until offline.js holds ``n`` submissions (polled: the CSP forbids eval)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if page.evaluate("() => window.companionQueue.pending()") == n:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"offline queue never held {n} submissions")
 
 
 def server_place(live: LiveServer, game_id: int, q: int, r: int, code: str) -> None:

@@ -16,25 +16,14 @@ tap: ``test_web_browser_offline.py``.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from companion.rules import parse_record
 from tests.helpers import webtools
-from tests.helpers.webtools import BROWSER, LiveServer
+from tests.helpers.webtools import BROWSER, LiveServer, wait_pending
 
 pytestmark = BROWSER
 
-
-def wait_pending(page: Any, n: int, timeout: float = 30.0) -> None:
-    """Wait until offline.js holds ``n`` waiting submissions (polled: the page's CSP
-    forbids the eval behind ``wait_for_function``)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if page.evaluate("() => window.companionQueue.pending()") == n:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"offline queue never held {n} submissions")
 
 
 def shot(page: Any, name: str) -> None:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers.webtools import BROWSER
+from tests.helpers.webtools import BROWSER, wait_pending
 from tests.web.test_web_browser_offline import (
     SEED,
     assert_not_nested,
     go_offline,
     place_chosen,
     start_seeded,
-    wait_pending,
 )
 from tests.web.test_web_browser_walks import (  # noqa: F401 (the walks' fixtures)
     Walk,
