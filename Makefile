@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test install install-dev lint typecheck bench clean train-scanner fit-doubt
+.PHONY: run test install install-dev lint typecheck bench clean train-scanner fit-doubt train-flags
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ bench: install-dev
 TILES ?= ../shared/tiles
 train-scanner: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.train_terrain --tiles $(TILES) $(if $(EVALUATE),--evaluate)
+
+# Refits companion/vision/models/flags.json (which tiles without a found flag are marked
+# doubtful) from scans of real-table photos of seeds no evaluation uses (~7 min, seeded).
+train-flags: install-dev
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.train_flags
 
 # Refits companion/vision/models/doubt.json (which edges the review highlights) from scans
 # of photos generated from seeds no evaluation uses (~10 min, seeded). ROWS=FILE keeps the

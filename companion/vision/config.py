@@ -366,6 +366,11 @@ class FlagsConfig:
     confidence_min: float = 0.45
     """Candidates with less confidence are no flag at all (between this and
     ``flag_doubt_below``: a doubtful flag)."""
+    use_model: bool = True
+    """Mark the flag doubtful where no flag was found but the learned model
+    (``models/flags.json``) says the tile likely carries one."""
+    maybe_above: float | None = None
+    """The model's probability above which (None: the model's own threshold)."""
     triangle_low: float = 0.7
     """Shape evidence: the blob's area over its least enclosing triangle's, 0 at this..."""
     triangle_high: float = 0.9

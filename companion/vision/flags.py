@@ -30,8 +30,11 @@ drops it (marked doubtful) when the final code lacks its terrain.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -293,3 +296,126 @@ def find_flag(tile: np.ndarray, code: str | None = None,
         best = Flag(best_other.kind, min(best_other.confidence, 0.5 * fc.flag_doubt_below),
                     best_other.center)
     return best
+
+
+# --- the learned "has a flag" model ------------------------------------------------------
+#
+# Most flags the search misses leave no candidate at all (a yellow pennant on grain whose
+# outline blurred away, a hue shifted by warm dim light). A small logistic regression over
+# features of the whole tile (``flag_features``: the search's best candidates, also with
+# relaxed thresholds, and where pennant colours and thin light lines meet) says how likely
+# the tile carries a flag; where the search found none but the model says likely, the scan
+# marks the flag doubtful so the review shows it. Trained by ``synth/train_flags.py``.
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "flags.json"
+RELAXED = {"saturation_min": 70, "value_min": 90, "min_area_frac": 0.0025,
+           "max_area_frac": 0.02, "outline_tophat": 25.0, "cut_tophat": 20.0,
+           "fill_max": 0.9}
+"""Thresholds of the second, looser candidate search that feeds the model."""
+
+
+@dataclass(frozen=True)
+class FlagModel:
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+    """A tile without a found flag whose probability exceeds this is marked doubtful."""
+
+    def probability(self, x: np.ndarray) -> float:
+        z = (np.asarray(x, np.float64) - np.asarray(self.mean)) / np.asarray(self.scale)
+        return float(1.0 / (1.0 + np.exp(-(float(z @ np.asarray(self.weights)) + self.bias))))
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps({"features": N_FEATURES, "mean": list(self.mean),
+                                    "scale": list(self.scale),
+                                    "weights": list(self.weights), "bias": self.bias,
+                                    "threshold": self.threshold}, indent=1) + "\n")
+
+
+@lru_cache(maxsize=2)
+def load_model(path: Path = MODEL_PATH) -> FlagModel | None:
+    """The shipped model, or None when the file is missing or was made for other features."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+    if data.get("features") != N_FEATURES:
+        return None
+    return FlagModel(tuple(data["mean"]), tuple(data["scale"]), tuple(data["weights"]),
+                     float(data["bias"]), float(data["threshold"]))
+
+
+def _candidate_features(cands: list[Candidate], config: ScanConfig) -> list[float]:
+    out: list[float] = []
+    for kind in KINDS:
+        confs = [confidence(c, config) for c in cands if c.kind == kind]
+        out.append(max(confs, default=0.0))
+    best = max(cands, key=lambda c: confidence(c, config), default=None)
+    if best is None:
+        out += [0.0, 0.0, 0.0, 0.0]
+    else:
+        out += [best.triangle, best.outline, best.fill, best.value / 255.0]
+    out.append(float(np.log1p(len(cands))))
+    return out
+
+
+def flag_features(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
+                  meadow_value: float | None = None) -> np.ndarray:
+    """Features of a rectified tile for ``FlagModel`` (``N_FEATURES`` numbers)."""
+    feats = _candidate_features(candidates(tile, config, meadow_value), config)
+    relaxed = dataclasses.replace(config, flags=dataclasses.replace(config.flags, **RELAXED))
+    feats += _candidate_features(candidates(tile, relaxed, meadow_value), config)
+    radius = tile.shape[1] // 2
+    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
+    inside = _inside(radius, tile.shape[:2])
+    hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
+    gain = exposure_gain(hsv, inside, meadow_value)
+    if abs(gain - 1.0) > 0.02:
+        val = cv2.convertScaleAbs(val, alpha=gain)
+    light = val.astype(np.float32) - sat.astype(np.float32)
+    tophat = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    core = _inside(radius, tile.shape[:2]) & (_rim(radius, tile.shape[:2]) == 0)
+    white = ((tophat > 25) & core).astype(np.float32)
+    white_near = cv2.boxFilter(white, -1, (21, 21))
+    feats.append(float(white.mean()))
+    for kind in KINDS:
+        m = (_hue_mask(hue, kind) & (sat >= 70) & (val >= 70) & core).astype(np.float32)
+        d = cv2.boxFilter(m, -1, (11, 11))
+        wide = cv2.boxFilter(m, -1, (33, 33))
+        compact = d * np.clip(1.0 - wide, 0.0, 1.0)  # dense here, sparse around
+        feats += [float(d.max()), float((d * white_near).max()), float(compact.max()),
+                  float((compact * white_near).max()), float(m.mean())]
+    hist = np.histogram(hue[core & (sat >= 70)], bins=12, range=(0, 180))[0]
+    feats += list(hist / max(float(np.count_nonzero(core)), 1.0))
+    feats.append(float(gain))
+    return np.asarray(feats, np.float64)
+
+
+N_FEATURES = 2 * 8 + 1 + 3 * 5 + 12 + 1
+
+
+def flag_likelihood(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
+                    meadow_value: float | None = None, model: FlagModel | None = None
+                    ) -> float | None:
+    """The model's probability that the tile carries a flag (None: no model shipped)."""
+    model = model or load_model()
+    if model is None:
+        return None
+    return model.probability(flag_features(tile, config, meadow_value))
+
+
+def flag_maybe(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
+               meadow_value: float | None = None) -> bool:
+    """A tile on which ``find_flag`` found nothing, but which the model says likely
+    carries a flag (``config.flags.use_model``; the model's threshold, or
+    ``config.flags.maybe_above`` when set): the scan marks its flag doubtful."""
+    fc = config.flags
+    if not fc.use_model:
+        return False
+    model = load_model()
+    if model is None:
+        return False
+    p = model.probability(flag_features(tile, config, meadow_value))
+    return p > (fc.maybe_above if fc.maybe_above is not None else model.threshold)

@@ -46,7 +46,7 @@ from companion.vision.consistency import EdgePair, mismatches, resolve
 from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
-from companion.vision.flags import find_flag
+from companion.vision.flags import find_flag, flag_maybe
 from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
 from companion.vision.prior import decode
@@ -630,6 +630,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         if flag is not None:
             attrs["flag"] = flag.kind
             attrs["flag_confidence"] = flag.confidence
+        elif kind_of_task is None and flag_maybe(detail, config, tile_meadow[2]):
+            attrs["flag_maybe"] = True  # no flag found, but the tile looks like it has one
         readings.append((code, conf, attrs))
         if clock:
             clock.check()
@@ -737,7 +739,7 @@ def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, objec
     marked doubtful like an unclear one."""
     flag = attrs.get("flag")
     confidence = attrs.get("flag_confidence", 1.0)
-    flag_doubtful = False
+    flag_doubtful = bool(attrs.get("flag_maybe", False))
     if isinstance(flag, str):
         if LETTER_OF[flag] not in code:
             attrs = {k: v for k, v in attrs.items() if k != "flag"}
