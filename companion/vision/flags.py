@@ -141,20 +141,42 @@ def _hue_mask(hue: np.ndarray, kind: str) -> np.ndarray:
     return (hue >= 40) & (hue < 90)
 
 
+@dataclass(frozen=True)
+class Lit:
+    """A rectified tile's HSV, the hexagon's inside, its lightness brought to the standard
+    exposure (by ``gain``), lightness minus saturation and that line's top-hat."""
+
+    hsv: np.ndarray
+    inside: np.ndarray
+    val: np.ndarray
+    light: np.ndarray
+    tophat: np.ndarray
+    gain: float
+
+
+def _lit(tile: np.ndarray, meadow_value: float | None) -> Lit:
+    """The tile seen at the standard exposure (``Lit``). The outline is a thin light line:
+    what a small opening takes away from lightness minus saturation (white high, colours
+    low)."""
+    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
+    inside = _inside(tile.shape[1] // 2, tile.shape[:2])
+    val = hsv[:, :, 2]
+    gain = exposure_gain(hsv, inside, meadow_value)
+    if abs(gain - 1.0) > 0.02:
+        val = cv2.convertScaleAbs(val, alpha=gain)
+    light = val.astype(np.float32) - hsv[:, :, 1].astype(np.float32)
+    tophat = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return Lit(hsv, inside, val, light, tophat, float(gain))
+
+
 def candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
                meadow_value: float | None = None) -> list[Candidate]:
     """Every pennant-like blob of the rectified tile (see the module docstring)."""
     fc = config.flags
     radius = tile.shape[1] // 2
-    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
-    inside = _inside(radius, tile.shape[:2])
-    hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
-    gain = exposure_gain(hsv, inside, meadow_value)
-    if abs(gain - 1.0) > 0.02:
-        val = cv2.convertScaleAbs(val, alpha=gain)
-    # The outline is a thin light line: what a small opening takes away from lightness.
-    light = val.astype(np.float32) - sat.astype(np.float32)  # white high, colours low
-    tophat = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    lit = _lit(tile, meadow_value)
+    inside, val, light, tophat = lit.inside, lit.val, lit.light, lit.tophat
+    hue, sat = lit.hsv[:, :, 0], lit.hsv[:, :, 1]
     white = (tophat > fc.outline_tophat).astype(np.uint8)
     # Cut along the outline, so a pennant lying on its own terrain stands apart.
     strong = ((sat >= fc.saturation_min) & (val >= 80) & inside & (tophat < fc.cut_tophat))
@@ -368,14 +390,9 @@ def flag_features(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
     relaxed = dataclasses.replace(config, flags=dataclasses.replace(config.flags, **RELAXED))
     feats += _candidate_features(candidates(tile, relaxed, meadow_value), config)
     radius = tile.shape[1] // 2
-    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
-    inside = _inside(radius, tile.shape[:2])
-    hue, sat, val = hsv[:, :, 0], hsv[:, :, 1], hsv[:, :, 2]
-    gain = exposure_gain(hsv, inside, meadow_value)
-    if abs(gain - 1.0) > 0.02:
-        val = cv2.convertScaleAbs(val, alpha=gain)
-    light = val.astype(np.float32) - sat.astype(np.float32)
-    tophat = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    lit = _lit(tile, meadow_value)
+    val, tophat, gain = lit.val, lit.tophat, lit.gain
+    hue, sat = lit.hsv[:, :, 0], lit.hsv[:, :, 1]
     core = _inside(radius, tile.shape[:2]) & (_rim(radius, tile.shape[:2]) == 0)
     white = ((tophat > 25) & core).astype(np.float32)
     white_near = cv2.boxFilter(white, -1, (21, 21))

@@ -30,7 +30,6 @@ from pathlib import Path
 import numpy as np
 
 from companion.vision import flags as flags_mod
-from companion.vision.config import DEFAULT_CONFIG
 
 SEEDS = (3400, 3500)
 """First seed of the composites, first seed of the renders."""
