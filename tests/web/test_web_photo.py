@@ -604,3 +604,22 @@ def test_confirm_racing_a_tile_fix_keeps_one_consistent_outcome(
     wins, in one transaction, and the loser is told (409); never a 500."""
     outcomes = {_race_confirm_and_fix(app, sample_scan) for _ in range(12)}
     assert outcomes <= {"confirm", "fix"}
+
+
+def test_the_api_names_a_refusal_by_code_and_in_the_players_language(app: Flask) -> None:
+    import cv2
+    import numpy as np
+
+    ok, png = cv2.imencode(".png", np.full((600, 800, 3), 128, np.uint8))
+    assert ok
+    c = app.test_client()
+    answers = {}
+    for lang in ("en", "de"):
+        r = c.post("/api/scan", data={"photo": (io.BytesIO(png.tobytes()), "grey.png")},
+                   content_type="multipart/form-data", headers={"Accept-Language": lang})
+        assert r.status_code == 422
+        answers[lang] = r.get_json()
+    en, de = answers["en"], answers["de"]
+    assert en["code"] == de["code"] and en["code"]
+    assert en["error"] == de["error"]               # the CLI's English, unchanged
+    assert en["message"] and de["message"] and en["message"] != de["message"]

@@ -366,7 +366,9 @@ def photo(game_id: int, photo_id: int) -> Response:
 @csrf_exempt
 @large_upload
 def api_scan() -> tuple[Response, int] | Response:
-    """Multipart field ``photo``; the JSON of ``companion scan --json``."""
+    """Multipart field ``photo``; the JSON of ``companion scan --json``. A photo the
+    scanner cannot read: 422 with ``error`` (English, as the CLI says it), ``code`` (the
+    scanner's refusal code) and ``message`` (in the request's language)."""
     data = _upload()
     if data is None:
         return jsonify({"error": "send the photo as the multipart field 'photo'"}), 400
@@ -378,7 +380,8 @@ def api_scan() -> tuple[Response, int] | Response:
     except ScanBusy as err:
         return busy(jsonify({"error": busy_message()}), err)
     except ScanError as err:
-        return jsonify({"error": err.reason}), 422
+        return jsonify({"error": err.reason, "code": err.code,
+                        "message": str(say_scan_error(err))}), 422
     return jsonify(found.to_json())
 
 
