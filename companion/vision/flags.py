@@ -295,15 +295,15 @@ def confidence(c: Candidate, config: ScanConfig = DEFAULT_CONFIG) -> float:
 
 
 def find_flag(tile: np.ndarray, code: str | None = None,
-              config: ScanConfig = DEFAULT_CONFIG, meadow_value: float | None = None
-              ) -> Flag | None:
+              config: ScanConfig = DEFAULT_CONFIG, meadow_value: float | None = None,
+              found: list[Candidate] | None = None) -> Flag | None:
     """The flag on a rectified tile, or None (see the module docstring); ``code`` (as
     read) prefers kinds of its terrains; ``meadow_value``: the scan's meadow estimate
-    (HSV value) for this tile."""
+    (HSV value) for this tile; ``found``: its ``candidates`` when already searched."""
     fc = config.flags
     best: Flag | None = None
     best_other: Flag | None = None
-    for c in candidates(tile, config, meadow_value):
+    for c in found if found is not None else candidates(tile, config, meadow_value):
         conf = confidence(c, config)
         if conf < fc.confidence_min:
             continue
@@ -384,9 +384,13 @@ def _candidate_features(cands: list[Candidate], config: ScanConfig) -> list[floa
 
 
 def flag_features(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-                  meadow_value: float | None = None) -> np.ndarray:
-    """Features of a rectified tile for ``FlagModel`` (``N_FEATURES`` numbers)."""
-    feats = _candidate_features(candidates(tile, config, meadow_value), config)
+                  meadow_value: float | None = None,
+                  found: list[Candidate] | None = None) -> np.ndarray:
+    """Features of a rectified tile for ``FlagModel`` (``N_FEATURES`` numbers);
+    ``found``: its ``candidates`` when already searched."""
+    if found is None:
+        found = candidates(tile, config, meadow_value)
+    feats = _candidate_features(found, config)
     relaxed = dataclasses.replace(config, flags=dataclasses.replace(config.flags, **RELAXED))
     feats += _candidate_features(candidates(tile, relaxed, meadow_value), config)
     radius = tile.shape[1] // 2
@@ -414,17 +418,18 @@ N_FEATURES = 2 * 8 + 1 + 3 * 5 + 12 + 1
 
 
 def flag_likelihood(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-                    meadow_value: float | None = None, model: FlagModel | None = None
-                    ) -> float | None:
+                    meadow_value: float | None = None, model: FlagModel | None = None,
+                    found: list[Candidate] | None = None) -> float | None:
     """The model's probability that the tile carries a flag (None: no model shipped)."""
     model = model or load_model()
     if model is None:
         return None
-    return model.probability(flag_features(tile, config, meadow_value))
+    return model.probability(flag_features(tile, config, meadow_value, found))
 
 
 def flag_maybe(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-               meadow_value: float | None = None) -> bool:
+               meadow_value: float | None = None,
+               found: list[Candidate] | None = None) -> bool:
     """A tile on which ``find_flag`` found nothing, but which the model says likely
     carries a flag (``config.flags.use_model``; the model's threshold, or
     ``config.flags.maybe_above`` when set): the scan marks its flag doubtful."""
@@ -432,7 +437,7 @@ def flag_maybe(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
     if not fc.use_model:
         return False
     model = load_model()
-    if model is None:
+    p = flag_likelihood(tile, config, meadow_value, model, found)
+    if model is None or p is None:
         return False
-    p = model.probability(flag_features(tile, config, meadow_value))
     return p > (fc.maybe_above if fc.maybe_above is not None else model.threshold)

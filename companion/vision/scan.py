@@ -46,6 +46,7 @@ from companion.vision.consistency import EdgePair, mismatches, resolve
 from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
+from companion.vision.flags import candidates as flag_candidates
 from companion.vision.flags import find_flag, flag_maybe
 from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
@@ -625,12 +626,14 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         if kind_of_task is not None:
             attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
         code, conf, _, _ = decode(probs, off, sections)
-        flag = (find_flag(detail, code, config, tile_meadow[2]) if kind_of_task is None
-                else None)
+        pennants = (flag_candidates(detail, config, tile_meadow[2]) if kind_of_task is None
+                    else None)
+        flag = (find_flag(detail, code, config, tile_meadow[2], pennants)
+                if pennants is not None else None)
         if flag is not None:
             attrs["flag"] = flag.kind
             attrs["flag_confidence"] = flag.confidence
-        elif kind_of_task is None and flag_maybe(detail, config, tile_meadow[2]):
+        elif pennants is not None and flag_maybe(detail, config, tile_meadow[2], pennants):
             attrs["flag_maybe"] = True  # no flag found, but the tile looks like it has one
         readings.append((code, conf, attrs))
         if clock:
