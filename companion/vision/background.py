@@ -4,10 +4,15 @@ Representation: ``foreground_mask(image, config)`` returns a uint8 mask (255 = t
 0 = table) of the same height and width as the BGR ``image``.
 
 The table is modelled from the image border (a strip ``config.background.border_frac`` wide),
-which in a photo of tiles on a table shows mostly table: a pixel is foreground when
-its Lab colour lies far from the border's median colour (lightness weighted down, so
-shadows on a white cloth stay background) or when it is strongly saturated (tile art).
-The threshold adapts to the table's own texture (wood grain, cloth folds). A cast
+which in a photo of tiles on a table shows mostly table, as a Gaussian in Lab
+(``table_model``: the border's median and covariance, lightness weighted down so shadows
+on a white cloth stay background): a pixel is foreground when its Mahalanobis distance
+from the table is large or when it is strongly saturated (tile art). Wood grain, a weave
+or a lamp's gradient stretch the table only along the colours it shows, so tile art off
+those colours stands out; the threshold adapts to the table's own texture, and its floors
+shrink with a dim table's lightness (colour differences shrink with the light).
+``ColourOdds`` judges whole cells once tiles are known: colours likelier among this
+photo's tiles or on its table. A cast
 shadow on the table (``table_in_shadow``) is table too: darker than the table, of its
 chromaticity, and as smooth as the table is.
 """
@@ -48,6 +53,25 @@ def _at_table_light(lab: np.ndarray, table_light: float) -> np.ndarray:
     return out
 
 
+def table_model(border: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """The table's colour as a Gaussian fitted to the border pixels (rows of weighted Lab):
+    its median and a whitening matrix ``W`` with ``|W d|`` the Mahalanobis distance of
+    ``d`` in units of ``floor``. The covariance is taken over the 90 % of pixels nearest
+    the median (tiles touching the border are not table) and gets ``floor`` squared on its
+    diagonal, so a smooth cloth gives plain Lab distances while wood grain, a weave or a
+    light gradient only stretches the table along the colours it really shows.
+    """
+    data = border.astype(np.float64)
+    median = np.median(data, axis=0)
+    off = np.sqrt(((data - median) ** 2).sum(axis=1))
+    core = data[off <= np.percentile(off, 90)]
+    cov = np.cov(core.T) if len(core) > 3 else np.zeros((3, 3))
+    cov = cov + np.eye(3) * floor * floor
+    chol = np.linalg.cholesky(cov)
+    whiten = floor * np.linalg.inv(chol)
+    return median, whiten
+
+
 def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarray, float]:
     """Per-pixel weighted Lab distance to the table colour, and the foreground threshold.
 
@@ -62,16 +86,19 @@ def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarr
     if high > config.background.shading_spread * max(float(low), 1.0):
         lab = _at_table_light(lab, float(np.median(border_light)))
     border = _border(lab, config)
-    model = np.median(border, axis=0)
-    weights = np.array([config.background.lightness_weight, 1.0, 1.0], np.float32)
-    # sqrt(sum_c (w_c (lab_c - model_c))^2) with one BLAS-like pass per step.
-    scaled = cv2.transform(lab, np.diag(weights).astype(np.float32),
-                           ) - (model * weights).astype(np.float32)
+    bg = config.background
+    # Colour differences shrink with the light: a dim table's floors shrink with it.
+    dim = float(np.clip(np.median(_lightness(border)) / bg.bright_table_light, bg.dim_scale_min,
+                        1.0))
+    weights = np.array([bg.lightness_weight, 1.0, 1.0], np.float32)
+    model, whiten = table_model(border * weights, bg.table_noise_floor * dim)
+    scaled = cv2.transform(lab, (whiten @ np.diag(weights)).astype(np.float32)) - (
+        whiten @ model).astype(np.float32)
     dist = cv2.sqrt(cv2.transform(scaled * scaled, np.ones((1, 3), np.float32)))
-    bdist = np.sqrt((((border - model) * weights) ** 2).sum(axis=1))
+    bscaled = (border * weights - model) @ whiten.T
+    bdist = np.sqrt((bscaled ** 2).sum(axis=1))
     # Most of the border is table; tiles touching it only raise the upper percentiles.
-    threshold = max(config.background.distance_min,
-                    config.background.distance_factor * float(np.percentile(bdist, 90)))
+    threshold = max(bg.distance_min * dim, bg.distance_factor * float(np.percentile(bdist, 90)))
     return dist, threshold
 
 
@@ -147,3 +174,42 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     cv2.floodFill(flood, ff_mask, (0, 0), 255)
     holes = cv2.bitwise_not(flood)[1:-1, 1:-1]
     return cv2.bitwise_or(mask, holes)
+
+
+def border_pixels(image: np.ndarray, config: ScanConfig) -> np.ndarray:
+    """The BGR pixels (N x 3) of the image border strip: mostly table."""
+    return _border(image, config)
+
+
+class ColourOdds:
+    """Whether pixels look more like this photo's tiles or its table, by colour alone.
+
+    Two colour histograms (Lab, ``bins`` per channel, add-half smoothing) built from
+    this photo's own samples: the table (``border_pixels``) and the tiles (cells the
+    silhouette found). ``mean_log_odds`` is the average over some pixels of
+    log p(colour | tile) - log p(colour | table): positive when they look like tile
+    art. Learned per photo, so wood in dim light, a green mat or a grey cloth is
+    judged against the tiles lying on it, not against fixed colours.
+    """
+
+    def __init__(self, tile_bgr: np.ndarray, table_bgr: np.ndarray, bins: int = 12) -> None:
+        self.bins = bins
+        self._log_ratio = np.log(self._density(tile_bgr)) - np.log(self._density(table_bgr))
+
+    def _index(self, bgr: np.ndarray) -> np.ndarray:
+        lab = cv2.cvtColor(np.ascontiguousarray(bgr, np.uint8).reshape(-1, 1, 3),
+                           cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.int64)
+        q = lab * self.bins // 256
+        out: np.ndarray = (q[:, 0] * self.bins + q[:, 1]) * self.bins + q[:, 2]
+        return out
+
+    def _density(self, bgr: np.ndarray) -> np.ndarray:
+        counts = np.bincount(self._index(bgr), minlength=self.bins ** 3).astype(np.float64)
+        counts += 0.5
+        out: np.ndarray = counts / counts.sum()
+        return out
+
+    def mean_log_odds(self, bgr: np.ndarray) -> float:
+        if bgr.size == 0:
+            return 0.0
+        return float(self._log_ratio[self._index(bgr)].mean())

@@ -52,6 +52,16 @@ class BackgroundConfig:
     shading_spread: float = 1.6
     """A table whose border's lightness spreads wider than this (90th over 10th
     percentile of L* + 16) is compared at its own lightness (``background_distance``)."""
+    table_noise_floor: float = 6.0
+    """Lab spread (standard deviation) every table is given on top of its measured
+    covariance (``background.table_model``): distances along the colours the table
+    itself shows shrink by its spread over this."""
+    bright_table_light: float = 55.0
+    """A table this light (median L* + 16 of the border) or lighter is well lit; the
+    distance floors (``distance_min``, ``table_noise_floor``) of a dimmer one scale with
+    its lightness,..."""
+    dim_scale_min: float = 0.3
+    """...down to this fraction."""
     tile_saturation_min: int = 70
     """Pixels this saturated are tile art whatever the background model says."""
     shadow_as_table: bool = True
