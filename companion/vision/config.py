@@ -144,7 +144,11 @@ class LatticeConfig:
     bare_texture_max: float = 3.8
     bare_std_max: float = 16.0
     """A cell whose rectified image has less mean |Laplacian| and grey spread than these
-    is table (a hole in the map), not a tile."""
+    is table (a hole in the map), not a tile (both scaled to a standard exposure:)."""
+    exposure_grey: float = 110.0
+    """...the median grey of the map's cells is brought to this,..."""
+    exposure_gain_max: float = 3.0
+    """...by a gain of at most this (``scan._exposure_gain``)."""
     gap_close_frac: float = 0.15
     """Gaps between tiles narrower than this (fraction of radius) are closed."""
     inlier_frac: float = 0.22
@@ -184,6 +188,17 @@ class LatticeConfig:
     touches an occupied cell and its art is not bare table (a tile in shadow)."""
     rescue_texture_frac: float = 0.5
     """...its art as busy (mean |Laplacian|) as this fraction of the map's median tile."""
+    grow_by_art: bool = True
+    """Free cells next to the map join it when they show a tile, whatever the
+    silhouette (``scan._grown_cells``): texture at least ``grow_texture_frac`` of the
+    map's median cell's, neither flat nor paper-white, a share of game colours at least
+    ``grow_share_frac`` of the median cell's, and colours whose mean log odds of tile
+    over table (``background.ColourOdds``) reach ``grow_log_odds_min``; at most
+    ``grow_max_frac`` times as many cells as the silhouette gave."""
+    grow_share_frac: float = 0.15
+    grow_texture_frac: float = 0.6
+    grow_log_odds_min: float = 0.0
+    grow_max_frac: float = 3.0
     cell_shift_frac: float = 0.05
     """Each tile's own shift from the lattice's local drift is searched this far
     (fraction of its radius; ``lattice.fit_cells``)..."""

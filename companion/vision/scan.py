@@ -39,7 +39,7 @@ from companion.rules import (
 from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
-from companion.vision.background import fill_holes, foreground_mask
+from companion.vision.background import ColourOdds, border_pixels, fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.consistency import OPTIONS as CONSISTENT_OPTIONS
 from companion.vision.consistency import EdgePair, mismatches, resolve
@@ -382,13 +382,18 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             seen[cell] = rectify(image, lat.cell_corners(cell), config.rectify.radius)
         return seen[cell]
 
-    cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config)
+    exposure = _exposure_gain([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
+                              config)
+    cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config, exposure)
+    cells = cells + _grown_cells(at_lattice, lat, image, view, cells, config, clock)
+    apart = _seamless_groups(lat, view, cells, config)
+    cells = [c for c in cells if c not in apart]
     snapped = lattice_mod.fit_cells(lat, view, cells, config)
     out = []
     for cell in cells:
         # Whether the cell holds a tile is judged where the lattice puts it; the art
         # is read where the tile's own outline lies.
-        if _is_bare_table(at_lattice(cell), config):
+        if _is_bare_table(at_lattice(cell), config, exposure):
             continue
         corners = snapped[cell]
         out.append(LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius)))
@@ -502,6 +507,30 @@ def _flat_and_paper(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]
     return float(flat[inner].mean()), float(paper[inner].mean())
 
 
+def _groups(cells: list[tuple[int, int]], gap: int) -> list[list[tuple[int, int]]]:
+    """``cells`` in groups whose members lie within ``gap`` steps of another member,
+    largest first."""
+    index = {c: i for i, c in enumerate(cells)}
+    parent = list(range(len(cells)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (q, r) in enumerate(cells):
+        for dq in range(-gap, gap + 1):
+            for dr in range(max(-gap, -dq - gap), min(gap, -dq + gap) + 1):
+                j = index.get((q + dq, r + dr))
+                if j is not None:
+                    parent[root(i)] = root(j)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for i, c in enumerate(cells):
+        groups.setdefault(root(i), []).append(c)
+    return sorted(groups.values(), key=len, reverse=True)
+
+
 def _one_landscape(found: list[LocatedTile], keep: list[bool], config: ScanConfig
                    ) -> list[bool]:
     """``keep`` without the groups of cells lying apart from the map: every tile of a
@@ -511,38 +540,34 @@ def _one_landscape(found: list[LocatedTile], keep: list[bool], config: ScanConfi
     cells = [f.cell for f, k in zip(found, keep, strict=True) if k and f.cell is not None]
     if len(cells) < 2:
         return keep
-    group = {c: i for i, c in enumerate(cells)}
-    parent = list(range(len(cells)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    gap = config.find.island_gap
-    for i, (q, r) in enumerate(cells):
-        for dq in range(-gap, gap + 1):
-            for dr in range(max(-gap, -dq - gap), min(gap, -dq + gap) + 1):
-                j = group.get((q + dq, r + dr))
-                if j is not None:
-                    parent[root(i)] = root(j)
-    sizes: dict[int, int] = {}
-    for i in range(len(cells)):
-        sizes[root(i)] = sizes.get(root(i), 0) + 1
-    main = max(sizes, key=lambda k: sizes[k])
-    apart = {c for i, c in enumerate(cells)
-             if root(i) != main and sizes[root(i)] < config.find.island_min_cells}
+    groups = _groups(cells, config.find.island_gap)
+    apart = {c for g in groups[1:] if len(g) < config.find.island_min_cells for c in g}
     return [k and f.cell not in apart for f, k in zip(found, keep, strict=True)]
+
+
+def _seamless_groups(lat: lattice_mod.Lattice, view: lattice_mod.MapView,
+                     cells: list[tuple[int, int]], config: ScanConfig
+                     ) -> set[tuple[int, int]]:
+    """The cells of groups lying apart from the map (``_groups``) whose cells show no
+    seams between them (median ``lattice.inner_seams`` below ``lattice.inner_seam_min``):
+    a play mat or a box lid the lattice covers, not tiles laid side by side."""
+    out: set[tuple[int, int]] = set()
+    for group in _groups(cells, config.find.island_gap)[1:]:
+        if len(group) < config.find.island_min_cells:
+            continue  # ``_one_landscape`` drops it
+        seams = lattice_mod.inner_seams(lat, view, group)
+        if not seams.size or float(np.median(seams)) < config.lattice.inner_seam_min:
+            out |= set(group)
+    return out
 
 
 def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
                     lat: lattice_mod.Lattice, view: lattice_mod.MapView,
-                    cells: list[tuple[int, int]], config: ScanConfig
+                    cells: list[tuple[int, int]], config: ScanConfig, exposure: float = 1.0
                     ) -> list[tuple[int, int]]:
     """Partly covered cells next to the map whose art shows a tile (see
     ``lattice.partly_covered``); ``at_lattice`` rectifies a cell where the lattice
-    puts it."""
+    puts it; ``exposure`` as for ``_is_bare_table``."""
     taken = set(cells)
     doubtful = [c for c in lattice_mod.partly_covered(lat, view, config)
                 if any((c[0] + d.q, c[1] + d.r) in taken for d in DIRECTIONS)]
@@ -551,15 +576,112 @@ def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     # Positive evidence only: the art's edges (not mere contrast, as a shadow's ramp
     # has), about as busy as the map's own tiles in this photo (blur lowers both).
     typical = float(np.median([_texture(at_lattice(c), config)[0] for c in cells]))
-    need = max(config.lattice.bare_texture_max, config.lattice.rescue_texture_frac * typical)
+    need = max(config.lattice.bare_texture_max / exposure,
+               config.lattice.rescue_texture_frac * typical)
     return [c for c in doubtful if _texture(at_lattice(c), config)[0] >= need]
 
 
-def _is_bare_table(tile: np.ndarray, config: ScanConfig) -> bool:
+def _art_measures(tile: np.ndarray, meadow: edges_mod.MeadowRef, config: ScanConfig
+                  ) -> tuple[float, float, float]:
+    """A rectified cell's share of game colours, share of art colours and texture."""
+    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    classes = edges_mod.pixel_classes(tile, meadow)[inside]
+    return (float(np.mean(np.isin(classes, edges_mod.GAME_CLASSES))),
+            float(np.mean(np.isin(classes, ART_CLASSES))), _texture(tile, config)[0])
+
+
+def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
+                 lat: lattice_mod.Lattice, image: np.ndarray, view: lattice_mod.MapView,
+                 cells: list[tuple[int, int]], config: ScanConfig,
+                 clock: Deadline | None = None) -> list[tuple[int, int]]:
+    """Cells next to the map that the silhouette missed but that show a tile.
+
+    The table model can lose whole tiles (dark wood in dim light looks like forest, a
+    grey village tile like a grey cloth): once the lattice is known, each free
+    neighbour of the map is judged where the lattice puts it, against this photo's
+    own tiles and table. It must be textured (``lattice.grow_texture_frac`` of the
+    map's median cell), neither flat nor paper-white (``_flat_and_paper``), show some
+    of the game's colours (meadow, forest, grain; ``lattice.grow_share_frac`` of the
+    median cell's share), and its colours must be likelier among the map's cells than
+    on the table's border (``background.ColourOdds``): wood grain passes the first
+    tests, never the last. Accepted cells grow the map ring by ring;
+    ``_shows_tile_art`` and ``_one_landscape`` judge them again with the rest."""
+    import cv2
+
+    grow = config.lattice
+    if not grow.grow_by_art or len(cells) < 3:
+        return []
+    h, w = image.shape[:2]
+    sample = cells[:: max(1, len(cells) // 24)]
+    tiles = [at_lattice(c) for c in sample]
+    gains = edges_mod.white_gains(tiles)
+    meadow = edges_mod.meadow_reference([edges_mod.apply_gains(t, gains) for t in tiles])
+    measures = np.array([_art_measures(edges_mod.apply_gains(t, gains), meadow, config)
+                         for t in tiles])
+    share_mid, _, texture_mid = np.maximum(np.median(measures, axis=0), 1e-6)
+    inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
+                      np.ones((9, 9), np.uint8)) > 0
+    odds = ColourOdds(np.concatenate([t[inner] for t in tiles]), border_pixels(image, config))
+    taken = set(cells)
+    rejected: set[tuple[int, int]] = set()
+    out: list[tuple[int, int]] = []
+    frontier = list(cells)
+    while frontier and len(out) < grow.grow_max_frac * len(cells):
+        candidates: list[tuple[int, int]] = []
+        for c in frontier:
+            for d in DIRECTIONS:
+                n = (c[0] + d.q, c[1] + d.r)
+                if n in taken or n in rejected or n in candidates:
+                    continue
+                corners = lat.cell_corners(n)
+                if (corners.min() < 0 or corners[:, 0].max() >= w
+                        or corners[:, 1].max() >= h):
+                    rejected.add(n)
+                    continue
+                candidates.append(n)
+        frontier = []
+        for n in candidates:
+            if clock:
+                clock.check()
+            tile = edges_mod.apply_gains(at_lattice(n), gains)
+            share, _, texture = _art_measures(tile, meadow, config)
+            flat, paper = _flat_and_paper(tile, config)
+            ok = (texture >= grow.grow_texture_frac * texture_mid
+                  and flat < config.find.blank_share_max
+                  and paper < config.find.paper_share_max
+                  and share >= grow.grow_share_frac * share_mid
+                  and odds.mean_log_odds(at_lattice(n)[inner]) >= grow.grow_log_odds_min)
+            if ok:
+                taken.add(n)
+                out.append(n)
+                frontier.append(n)
+            else:
+                rejected.add(n)
+    return out
+
+
+def _exposure_gain(tiles: list[np.ndarray], config: ScanConfig) -> float:
+    """How much brighter the map's cells would be in a well lit photo: the gain (1 to
+    ``lattice.exposure_gain_max``) that brings their median grey to
+    ``lattice.exposure_grey``. Texture and contrast shrink with the light."""
+    import cv2
+
+    if not tiles:
+        return 1.0
+    inner = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    grey = float(np.median([np.median(cv2.cvtColor(t, cv2.COLOR_BGR2GRAY)[inner])
+                            for t in tiles]))
+    return float(np.clip(config.lattice.exposure_grey / max(grey, 1.0), 1.0,
+                         config.lattice.exposure_gain_max))
+
+
+def _is_bare_table(tile: np.ndarray, config: ScanConfig, exposure: float = 1.0) -> bool:
     """A lattice cell over table seen through a hole in the map: smooth and plain,
-    where every tile's art has edges and contrast."""
+    where every tile's art has edges and contrast (both measured as if the photo had
+    the standard exposure: times ``exposure``, see ``_exposure_gain``)."""
     texture, spread = _texture(tile, config)
-    return texture < config.lattice.bare_texture_max and spread < config.lattice.bare_std_max
+    return (texture * exposure < config.lattice.bare_texture_max
+            and spread * exposure < config.lattice.bare_std_max)
 
 
 def _texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:

@@ -1,0 +1,144 @@
+"""Which lattice cells hold tiles when the table model fails (issue 14 item 1): a dim
+photo of dark wood, tiles the silhouette lost, a colourful lid beside the map.
+
+Rendered photos (the project's renderer), real OpenCV, the scanner's own stages.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import scan
+from companion.vision.background import foreground_mask, table_model
+from companion.vision.config import DEFAULT_CONFIG
+from companion.vision.io import load_photo
+from companion.vision.scan import locate_tiles
+from companion.vision.synth.render import Rendered, render_record
+from companion.vision.synth.render_records import random_record
+
+OLD_TABLE = DEFAULT_CONFIG.tuned(table_noise_floor=1e4, dim_scale_min=1.0)
+"""The table model before: one colour, Euclidean distances, fixed floors."""
+
+
+def _render(seed: int, tiles: int, **options: object) -> Rendered:
+    return render_record(random_record(seed, tiles), seed=seed, size_px=(2000, 1500),
+                         tilt_deg=12, background="wood", glare=0.0, shadow=0.0,
+                         jpeg_quality=None, **options)  # type: ignore[arg-type]
+
+
+def _tile_mask(r: Rendered, shape: tuple[int, ...], scale: float = 1.0) -> np.ndarray:
+    out = np.zeros(shape[:2], np.uint8)
+    for t in r.tiles:
+        cv2.fillPoly(out, [np.round(np.array(t.corners) * scale).astype(np.int32)], 255)
+    return out
+
+
+def _dim(image: np.ndarray, gain: float) -> np.ndarray:
+    """The photo under a lamp ``gain`` times as bright (sensor noise stays)."""
+    rng = np.random.default_rng(0)
+    dark = image.astype(np.float32) * gain + rng.normal(0, 1.5, image.shape)
+    out: np.ndarray = np.clip(dark, 0, 255).astype(np.uint8)
+    return out
+
+
+def test_the_table_model_stretches_only_along_the_colours_the_table_shows() -> None:
+    rng = np.random.default_rng(1)
+    base = np.array([60.0, 140.0, 150.0])
+    grain = np.array([1.0, 0.3, 0.6]) / np.linalg.norm([1.0, 0.3, 0.6])
+    wood = base + rng.normal(0, 15, (5000, 1)) * grain + rng.normal(0, 1, (5000, 3))
+    centre, whiten = table_model(wood, floor=6.0)
+    across = np.cross(grain, [0.0, 0.0, 1.0])
+    across /= np.linalg.norm(across)
+    along_d = np.linalg.norm(whiten @ (20 * grain))
+    across_d = np.linalg.norm(whiten @ (20 * across))
+    assert along_d < 0.5 * 20 < 0.9 * 20 < across_d <= 20.5
+    assert np.allclose(centre, base, atol=2.0)
+    cloth = base + rng.normal(0, 1, (5000, 3))
+    _, plain = table_model(cloth, floor=6.0)
+    assert np.allclose(np.linalg.norm(plain @ (20 * across)), 20, rtol=0.05)
+
+
+def test_a_dim_photo_of_wood_keeps_its_tiles_in_the_mask() -> None:
+    """At 30 % of the light (-1.7 EV) the wood's grain and the tiles' colours shrink
+    together; the floors scale with the table's lightness, so the tiles stay in."""
+    r = _render(31, 24, lighting=0.05)
+    photo = _dim(r.image, 0.3)
+    tiles = _tile_mask(r, photo.shape) > 0
+    table = cv2.dilate(tiles.astype(np.uint8), np.ones((15, 15), np.uint8)) == 0
+    now = foreground_mask(photo, DEFAULT_CONFIG, fill=False) > 0
+    before = foreground_mask(photo, OLD_TABLE, fill=False) > 0
+    assert np.count_nonzero(now & tiles) > 0.8 * np.count_nonzero(tiles)
+    assert np.count_nonzero(now & table) < 0.02 * np.count_nonzero(table)
+    assert np.count_nonzero(before & tiles) < 0.6 * np.count_nonzero(tiles)
+
+
+@pytest.mark.slow
+def test_a_dim_photo_of_wood_is_read_as_one_map() -> None:
+    r = _render(32, 26, lighting=0.05)
+    photo = cv2.imencode(".jpg", _dim(r.image, 0.3), [cv2.IMWRITE_JPEG_QUALITY, 92])[1]
+    result = scan(photo.tobytes(), DEFAULT_CONFIG.tuned(time_limit_s=120.0))
+    assert result.kind == "assembled"
+    assert 0.95 * len(r.tiles) <= len(result.tiles) <= len(r.tiles)
+
+
+def _located(image: np.ndarray, raw: np.ndarray, config: object = DEFAULT_CONFIG
+             ) -> set[tuple[int, int]]:
+    from companion.vision.background import fill_holes
+
+    found, kind = locate_tiles(image, config, mask=fill_holes(raw), raw=raw)  # type: ignore[arg-type]
+    assert kind == "assembled"
+    return {f.cell for f in found if f.cell is not None}
+
+
+def _working(r: Rendered) -> tuple[np.ndarray, float]:
+    photo = load_photo(cv2.imencode(".png", r.image)[1].tobytes(), DEFAULT_CONFIG)
+    return photo.image, photo.image.shape[1] / r.image.shape[1]
+
+
+def test_tiles_the_silhouette_lost_join_the_map_by_their_art() -> None:
+    """Erase a third of the tiles from the silhouette: the lattice's cells over them
+    show tile art, so they join the map; without growing by art they are lost."""
+    r = _render(33, 24, lighting=0.05)
+    image, scale = _working(r)
+    raw = foreground_mask(image, DEFAULT_CONFIG, fill=False)
+    rng = np.random.default_rng(3)
+    lost = rng.choice(len(r.tiles), len(r.tiles) // 3, replace=False)
+    for i in lost:
+        hexagon = np.round(np.array(r.tiles[i].corners) * scale).astype(np.int32)
+        cv2.fillPoly(raw, [cv2.convexHull(hexagon)], 0)
+    grown = _located(image, raw)
+    plain = _located(image, raw, DEFAULT_CONFIG.tuned(grow_by_art=False))
+    assert len(grown) >= len(r.tiles) - 1
+    assert len(grown) <= len(r.tiles)
+    assert len(plain) <= len(r.tiles) - len(lost) // 2
+
+
+def test_a_picture_beside_the_map_is_not_a_group_of_tiles() -> None:
+    """A colourful picture (a box lid) three tiles wide (four cells or more) beside the
+    map: the lattice covers it with cells, but no seams run between them, so they are
+    not tiles."""
+    r = _render(34, 14, lighting=0.05, fill=0.45)
+    image, scale = _working(r)
+    tiles = _tile_mask(r, image.shape, scale)
+    ys, xs = np.nonzero(tiles)
+    radius = scale * float(np.median([
+        np.linalg.norm(np.array(t.corners) - np.array(t.centre), axis=1).mean()
+        for t in r.tiles]))
+    side = int(5 * radius)
+    gap = 7 * radius  # four cells: apart from the map (``find.island_gap``)
+    x0 = int(xs.max() + gap) if xs.max() + gap + side < image.shape[1] else int(
+        xs.min() - gap - side)
+    assert x0 >= 0
+    y0 = int(max(5, ys.min()))
+    rng = np.random.default_rng(5)
+    art = (rng.random((5, 5, 3)) * 200 + 30).astype(np.uint8)
+    image = image.copy()
+    image[y0:y0 + side, x0:x0 + side] = cv2.resize(art, (side, side),
+                                                    interpolation=cv2.INTER_CUBIC)
+    raw = foreground_mask(image, DEFAULT_CONFIG, fill=False)
+    assert np.count_nonzero(raw[y0:y0 + side, x0:x0 + side]) > 0.5 * side * side
+    kept = DEFAULT_CONFIG.tuned(island_min_cells=99)
+    assert len(_located(image, raw, kept)) > len(_located(image, raw))
+    assert len(_located(image, raw)) <= len(r.tiles)
