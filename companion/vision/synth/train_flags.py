@@ -69,12 +69,12 @@ def harvest(count: int) -> dict[str, np.ndarray]:
     rows: list[dict[str, object]] = []
     original = scan_mod.find_flag
 
-    def wrapped(detail, code, config, meadow):  # type: ignore[no-untyped-def]
+    def wrapped(detail, code, config, meadow, pennants=None):  # type: ignore[no-untyped-def]
         frame = sys._getframe(1)
         f, photo = frame.f_locals["f"], frame.f_locals["photo"]
-        found = original(detail, code, config, meadow)
+        found = original(detail, code, config, meadow, pennants)
         rows.append({"centre": photo.to_original(tuple(f.corners.mean(axis=0))),
-                     "x": flags_mod.flag_features(detail, config, meadow),
+                     "x": flags_mod.flag_features(detail, config, meadow, pennants),
                      "found": found is not None})
         return found
 
