@@ -11,9 +11,12 @@ alone decides; the game only guarantees that a flag lies on a tile showing its t
 The tile is first brought to a standard exposure: its meadow (the game's most common
 colour; the scanner's local meadow estimate when given, else the tile's own) is scaled to
 ``REFERENCE_VALUE``, so a tile in shade, under dim light or slightly overexposed is read
-with the same thresholds. Candidates are the compact blobs of a pennant hue; a blob that
-touches art of its own colour (a yellow pennant on a grain field) is split from it by
-eroding it until a pennant-sized part comes free. A blob on the hexagon's rim is no
+with the same thresholds; a pale meadow (haze, a washed-out camera) has the tile's
+saturation raised likewise (``saturation_gain``), and the scan divides the glare veil it
+measured out of the tile first (``unveiled``). Candidates are the compact blobs of a
+pennant hue (yellow also at greener hues when bright, as photographed pennants show); a
+blob that touches art of its own colour (a yellow pennant on a grain field) is split from
+it by eroding it until a pennant-sized part comes free. A blob on the hexagon's rim is no
 pennant (cut by the edge, or a neighbour's seen through an offset outline). Each
 candidate is scored (``confidence``) by its shape (how nearly it fills its least enclosing
 triangle: roofs, fields and tree clumps fill 0.5..0.7 of theirs) and by how much of its
@@ -25,7 +28,9 @@ check" (the scan marks it doubtful). The pennant's hue names the kind; a flag is
 on a tile that shows its terrain (the notation refuses it otherwise), so kinds whose
 letter the tile's code (as read) shows are preferred; a flag of another kind is still
 returned, with at most a doubtful confidence, since the code read may be wrong: the scan
-drops it (marked doubtful) when the final code lacks its terrain.
+drops it (marked doubtful) when the final code lacks its terrain. A pennant's outline can
+pass for a task tile's speech bubble: a tile read as a task without a marker on which a
+sure pennant is found is a landscape tile (``outranks_bubble``).
 """
 
 from __future__ import annotations

@@ -155,7 +155,7 @@ def _pennant_pixels(tile: np.ndarray, kind: str) -> np.ndarray:
 def _recoloured(tile: np.ndarray, where: np.ndarray, hsv: tuple[int, int, int]
                 ) -> np.ndarray:
     out = tile.copy()
-    out[where] = cv2.cvtColor(np.uint8([[hsv]]), cv2.COLOR_HSV2BGR)[0, 0]
+    out[where] = cv2.cvtColor(np.array([[hsv]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
     return out
 
 
