@@ -11,9 +11,12 @@ alone decides; the game only guarantees that a flag lies on a tile showing its t
 The tile is first brought to a standard exposure: its meadow (the game's most common
 colour; the scanner's local meadow estimate when given, else the tile's own) is scaled to
 ``REFERENCE_VALUE``, so a tile in shade, under dim light or slightly overexposed is read
-with the same thresholds. Candidates are the compact blobs of a pennant hue; a blob that
-touches art of its own colour (a yellow pennant on a grain field) is split from it by
-eroding it until a pennant-sized part comes free. A blob on the hexagon's rim is no
+with the same thresholds; a pale meadow (haze, a washed-out camera) has the tile's
+saturation raised likewise (``saturation_gain``), and the scan divides the glare veil it
+measured out of the tile first (``unveiled``). Candidates are the compact blobs of a
+pennant hue (yellow also at greener hues when bright, as photographed pennants show); a
+blob that touches art of its own colour (a yellow pennant on a grain field) is split from
+it by eroding it until a pennant-sized part comes free. A blob on the hexagon's rim is no
 pennant (cut by the edge, or a neighbour's seen through an offset outline). Each
 candidate is scored (``confidence``) by its shape (how nearly it fills its least enclosing
 triangle: roofs, fields and tree clumps fill 0.5..0.7 of theirs) and by how much of its
@@ -25,7 +28,9 @@ check" (the scan marks it doubtful). The pennant's hue names the kind; a flag is
 on a tile that shows its terrain (the notation refuses it otherwise), so kinds whose
 letter the tile's code (as read) shows are preferred; a flag of another kind is still
 returned, with at most a doubtful confidence, since the code read may be wrong: the scan
-drops it (marked doubtful) when the final code lacks its terrain.
+drops it (marked doubtful) when the final code lacks its terrain. A pennant's outline can
+pass for a task tile's speech bubble: a tile read as a task without a marker on which a
+sure pennant is found is a landscape tile (``outranks_bubble``).
 """
 
 from __future__ import annotations
@@ -40,17 +45,33 @@ import cv2
 import numpy as np
 
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+from companion.vision.edges import remove_veil
 from companion.vision.rectify import hexagon_mask
 
 KINDS = {"forest": "F", "grain": "G", "village": "V"}
 GRAIN_HUES = (16, 31)
 """Yellow pennant hues; the yellow-green meadow (hue ~35) lies between grain and forest."""
+BRIGHT_GRAIN_HUES = (31, 34)
+"""Greener hues a yellow pennant may show under cool light or as photographed (the
+tile crops' pennants read 29..32): yellow only when bright and saturated
+(``BRIGHT_GRAIN_MIN``), which the meadow there, twice darker, is not."""
+BRIGHT_GRAIN_MIN = (150, 175)
+"""Least saturation and value (after the exposure gain: 1.35 times the meadow's) of a
+pennant of those hues."""
 REFERENCE_VALUE = 130.0
 """HSV value the tile's meadow is scaled to before the search (a well lit photo's)."""
 GAIN_RANGE = (0.8, 3.0)
 """Least and greatest exposure gain."""
+REFERENCE_SATURATION = 170.0
+"""HSV saturation the tile's meadow is raised to when paler (haze, glare the scan did not
+divide out, a washed-out camera): the pennant's colour is then as strong as a clear
+photo's. Never lowered (a vivid photo's meadow reads 185..225)."""
+SATURATION_GAIN_MAX = 1.6
 RIM_PX = 5
 """Width (pixels, 3..) of the hexagon's rim a pennant may not touch."""
+BUBBLE_OVERRULED_AT = 0.9
+"""A pennant this sure makes a tile read as a task tile without a marker a landscape
+tile (``outranks_bubble``)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +108,26 @@ def kind_of_hue(hue: float) -> str | None:
     if 40 <= hue < 90:
         return "forest"
     return None
+
+
+def _meadow_pixels(hsv: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """HSV of the meadow-green pixels (every other one is plenty) inside the hexagon."""
+    px = hsv[::2, ::2][inside[::2, ::2]]
+    sel = (px[:, 0] >= 24) & (px[:, 0] <= 40) & (px[:, 1] >= 60) & (px[:, 2] >= 40)
+    return px[sel]
+
+
+def saturation_gain(hsv: np.ndarray, inside: np.ndarray) -> float:
+    """The gain that raises the saturation of a tile's meadow (the more saturated half of
+    its meadow-green pixels) to ``REFERENCE_SATURATION``; 1 when it is already as
+    saturated or the tile shows too little meadow."""
+    px = _meadow_pixels(hsv, inside)
+    if len(px) < 50:
+        return 1.0
+    s = px[:, 1]
+    meadow_sat = float(np.median(s[s >= np.median(s)]))
+    return float(np.clip(REFERENCE_SATURATION / max(meadow_sat, 1.0), 1.0,
+                         SATURATION_GAIN_MAX))
 
 
 def exposure_gain(hsv: np.ndarray, inside: np.ndarray, meadow_value: float | None = None
@@ -141,10 +182,22 @@ def _hue_mask(hue: np.ndarray, kind: str) -> np.ndarray:
     return (hue >= 40) & (hue < 90)
 
 
+def _pennant_colour(hue: np.ndarray, sat: np.ndarray, val: np.ndarray, kind: str
+                    ) -> np.ndarray:
+    """Pixels of a ``kind`` pennant's colour (``_hue_mask``; yellow also at the greener
+    ``BRIGHT_GRAIN_HUES`` when bright and saturated)."""
+    mask = _hue_mask(hue, kind)
+    if kind == "grain":
+        mask |= ((hue >= BRIGHT_GRAIN_HUES[0]) & (hue < BRIGHT_GRAIN_HUES[1])
+                 & (sat >= BRIGHT_GRAIN_MIN[0]) & (val >= BRIGHT_GRAIN_MIN[1]))
+    return mask
+
+
 @dataclass(frozen=True)
 class Lit:
-    """A rectified tile's HSV, the hexagon's inside, its lightness brought to the standard
-    exposure (by ``gain``), lightness minus saturation and that line's top-hat."""
+    """A rectified tile's HSV (saturation raised by ``saturation_gain``), the hexagon's
+    inside, its lightness brought to the standard exposure (by ``gain``), lightness minus
+    saturation and that line's top-hat."""
 
     hsv: np.ndarray
     inside: np.ndarray
@@ -164,6 +217,9 @@ def _lit(tile: np.ndarray, meadow_value: float | None) -> Lit:
     gain = exposure_gain(hsv, inside, meadow_value)
     if abs(gain - 1.0) > 0.02:
         val = cv2.convertScaleAbs(val, alpha=gain)
+    sat_gain = saturation_gain(hsv, inside)
+    if sat_gain > 1.02:
+        hsv[:, :, 1] = cv2.convertScaleAbs(hsv[:, :, 1], alpha=sat_gain)
     light = val.astype(np.float32) - hsv[:, :, 1].astype(np.float32)
     tophat = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     return Lit(hsv, inside, val, light, tophat, float(gain))
@@ -237,7 +293,7 @@ def candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
         return True
 
     for kind in KINDS:
-        mask = (strong & _hue_mask(hue, kind)).astype(np.uint8)
+        mask = (strong & _pennant_colour(hue, sat, val, kind)).astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
             mask, 8, cv2.CV_32S, cv2.CCL_SAUF)  # sequential: small images, no thread start-up
         for i in range(1, n):
@@ -318,6 +374,26 @@ def find_flag(tile: np.ndarray, code: str | None = None,
         best = Flag(best_other.kind, min(best_other.confidence, 0.5 * fc.flag_doubt_below),
                     best_other.center)
     return best
+
+
+def unveiled(tile: np.ndarray, veil: np.ndarray) -> np.ndarray:
+    """A rectified tile with the scan's glare veil (``edges.veils``, measured on the
+    working-resolution tile, any size) divided out: glare pales a pennant's colour
+    below the search's saturation."""
+    if float(veil.max()) < 0.02:
+        return tile
+    if veil.shape[:2] != tile.shape[:2]:
+        veil = cv2.resize(veil, (tile.shape[1], tile.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return remove_veil(tile, veil)
+
+
+def outranks_bubble(found: list[Candidate], config: ScanConfig = DEFAULT_CONFIG) -> bool:
+    """Whether a tile read as a task tile without a marker is rather a landscape tile
+    with a flag: one of its ``candidates`` is a pennant of at least
+    ``BUBBLE_OVERRULED_AT`` confidence (a sharp outlined triangle; a task's speech bubble
+    and icon give at most a doubtful one). A pennant's white outline round a strong
+    colour can pass for the bubble; a tile with a marker read is not asked."""
+    return any(confidence(c, config) >= BUBBLE_OVERRULED_AT for c in found)
 
 
 # --- the learned "has a flag" model ------------------------------------------------------

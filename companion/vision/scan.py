@@ -47,7 +47,7 @@ from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
 from companion.vision.flags import candidates as flag_candidates
-from companion.vision.flags import find_flag, flag_maybe
+from companion.vision.flags import find_flag, flag_maybe, outranks_bubble, unveiled
 from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
 from companion.vision.prior import decode
@@ -702,8 +702,9 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     gains = edges_mod.white_gains([f.rectified for f in found])
     found = [LocatedTile(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
              for f in found]
+    veils: list[np.ndarray | None] = [None] * len(found)
     if config.terrain.remove_glare:
-        veils = edges_mod.veils([f.rectified for f in found])
+        veils = list(edges_mod.veils([f.rectified for f in found]))
         found = [LocatedTile(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
                  for f, v in zip(found, veils, strict=True)]
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
@@ -730,8 +731,9 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         keep = _one_landscape(found, keep, config)
     found = [f for f, k in zip(found, keep, strict=True) if k]
     meadows = [m for m, k in zip(meadows, keep, strict=True) if k]
+    veils = [v for v, k in zip(veils, keep, strict=True) if k]
     classes_of = [c for c, k in zip(classes_of, keep, strict=True) if k]
-    for f, tile_meadow, classes in zip(found, meadows, classes_of, strict=True):
+    for f, tile_meadow, classes, veil in zip(found, meadows, classes_of, veils, strict=True):
         probs = _edge_probabilities(f.rectified, classes, config)
         # the hand-set colour reading: a second opinion for the doubt calibrator
         second.append(edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
@@ -742,14 +744,24 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         kind_of_task, marker = read_task(detail, tile_meadow, photo.detail_image(),
                                          f.corners * photo.detail_factor, config,
                                          f.rectified)
+        # Flags are looked for on the detail tile without the glare veil (it pales the
+        # pennant's colour). A pennant's white outline can pass for a task's speech
+        # bubble: a task read without a marker gives way to a sure pennant.
+        if marker is None and veil is not None:
+            detail = unveiled(detail, veil)
+        pennants = (flag_candidates(detail, config, tile_meadow[2]) if marker is None
+                    else None)
+        if kind_of_task is not None and pennants is not None:
+            if outranks_bubble(pennants, config):
+                kind_of_task = None
+            else:
+                pennants = None
         attrs: dict[str, object] = {}
         sections = TASK_SECTIONS if kind_of_task is not None else LANDSCAPE_SECTIONS
         tile_probs.append((probs, sections))
         if kind_of_task is not None:
             attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
         code, conf, _, _ = decode(probs, off, sections)
-        pennants = (flag_candidates(detail, config, tile_meadow[2]) if kind_of_task is None
-                    else None)
         flag = (find_flag(detail, code, config, tile_meadow[2], pennants)
                 if pennants is not None else None)
         if flag is not None:

@@ -73,3 +73,25 @@ def test_a_likely_flag_not_found_is_doubtful_and_not_recorded() -> None:
     plain = _scanned(Hex(0, 0), "GMMMMM", conf, {}, (0.0, 0.0), (), DEFAULT_CONFIG)
     assert maybe.flag_doubtful and maybe.placement.flag is None
     assert not plain.flag_doubtful
+
+
+def test_the_training_harvest_reads_tiles_as_the_scan_passes_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``train_flags.harvest`` wraps the scan's ``find_flag`` call: it must take what the
+    scan passes (a change of that call once made every harvest raise) and label tiles."""
+    import importlib
+
+    from companion.vision.synth import evaluate as ev
+    from companion.vision.synth import render_records as rr
+    from companion.vision.synth import train_flags
+
+    scan_mod = importlib.import_module("companion.vision.scan")  # the module, not scan()
+    monkeypatch.setattr(rr, "_placement", rr._placement)  # harvest adds flags: undone after
+    monkeypatch.setattr(train_flags, "_cases", lambda _ev, count, small: ev.rendered_cases(
+        1, 3600, (1600, 1200), real_table=False))
+    original = scan_mod.find_flag
+    data = train_flags.harvest(1, 0)
+    assert scan_mod.find_flag is original
+    assert len(data["y"]) >= 10 and data["x"].shape == (len(data["y"]), flags.N_FEATURES)
+    assert set(np.unique(data["y"])) <= {0, 1} and int(data["y"].sum()) >= 1
+    assert len(data["kind"]) == len(data["y"])

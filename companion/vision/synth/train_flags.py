@@ -3,8 +3,9 @@
 Representation: a *sample* is one landscape tile as the scanner reads it: the rectified
 detail tile, the meadow value and the code the scan passes to ``find_flag``, captured by
 wrapping ``find_flag`` while real-table photos are scanned (composites of the development
-crops and procedural renders, ``render_table`` light: 2700-7500 K, exposure, blur,
-JPEG), labelled by the truth tile whose centre lies nearest (within 45 % of the spacing).
+crops and procedural renders at 12 MP, and renders at 3 MP, ``SMALL_SIZE``; ``render_table``
+light: 2700-7500 K, exposure, blur, JPEG), labelled by the truth tile whose centre lies
+nearest (within 45 % of the spacing).
 The records are drawn with more flags than a game has (``FLAG_SHARE``) so there are
 enough pennants to learn from. Seeds ``SEEDS`` only: never the README evaluation seeds
 (700, 800, 900, 2000, 2100) nor ``sample_photos``. The photos are read at training time
@@ -15,7 +16,7 @@ gradient descent, L2, class-balanced), shipped with its standardisation and the
 probability above which a tile without a found flag is marked doubtful, chosen for
 ``--false-rate`` (1) false marks per 100 flagless training tiles of each kind of photo.
 
-    python -m companion.vision.synth.train_flags [--count N] [--out PATH]
+    python -m companion.vision.synth.train_flags [--count N] [--small N] [--out PATH]
 
 (``make train-flags``; a few minutes.)
 """
@@ -31,8 +32,12 @@ import numpy as np
 
 from companion.vision import flags as flags_mod
 
-SEEDS = (3400, 3500)
-"""First seed of the composites, first seed of the renders."""
+SEEDS = (3400, 3500, 3600)
+"""First seed of the composites, of the renders and of the small renders."""
+SIZE = (4000, 3000)
+SMALL_SIZE = (2000, 1500)
+"""The small renders' size: tiles half as many pixels across (a 3 MP photo, or a table
+photographed from farther), whose pennants blur."""
 FLAG_SHARE = 0.3
 OUT = Path(__file__).resolve().parents[1] / "models" / "flags.json"
 CACHE = Path("/tmp/flags2/samples.npz")
@@ -57,9 +62,10 @@ def _more_flags() -> None:
     rr._placement = placement
 
 
-def harvest(count: int) -> dict[str, np.ndarray]:
-    """Scan ``count`` composites and ``count`` renders (real table); every landscape
-    tile's features and label (1: the truth tile has a flag)."""
+def harvest(count: int, small: int) -> dict[str, np.ndarray]:
+    """Scan ``count`` composites, ``count`` renders and ``small`` small renders (real
+    table); every landscape tile's features, label (1: the truth tile has a flag) and
+    kind of photo (0, 1, 2 in that order)."""
     import importlib
 
     scan_mod = importlib.import_module("companion.vision.scan")
@@ -69,19 +75,19 @@ def harvest(count: int) -> dict[str, np.ndarray]:
     rows: list[dict[str, object]] = []
     original = scan_mod.find_flag
 
-    def wrapped(detail, code, config, meadow):  # type: ignore[no-untyped-def]
+    def wrapped(detail, code, config, meadow, pennants=None):  # type: ignore[no-untyped-def]
         frame = sys._getframe(1)
         f, photo = frame.f_locals["f"], frame.f_locals["photo"]
-        found = original(detail, code, config, meadow)
+        found = original(detail, code, config, meadow, pennants)
         rows.append({"centre": photo.to_original(tuple(f.corners.mean(axis=0))),
-                     "x": flags_mod.flag_features(detail, config, meadow),
+                     "x": flags_mod.flag_features(detail, config, meadow, pennants),
                      "found": found is not None})
         return found
 
     scan_mod.find_flag = wrapped
-    xs, ys, dets, groups = [], [], [], []
+    xs, ys, dets, groups, kinds = [], [], [], [], []
     start = time.perf_counter()
-    cases = list(_cases(ev, count))
+    cases = list(_cases(ev, count, small))
     for gi, case in enumerate(cases):
         rows.clear()
         try:
@@ -98,17 +104,18 @@ def harvest(count: int) -> dict[str, np.ndarray]:
             ys.append(int(t.flag is not None))
             dets.append(int(bool(r["found"])))
             groups.append(gi)
+            kinds.append(0 if gi < count else 1 if gi < 2 * count else 2)
         print(f"{case.name}: {len(xs)} tiles, {sum(ys)} flags "
               f"({time.perf_counter() - start:.0f} s)", file=sys.stderr)
     scan_mod.find_flag = original
     return {"x": np.array(xs, np.float64), "y": np.array(ys), "det": np.array(dets),
-            "group": np.array(groups)}
+            "group": np.array(groups), "kind": np.array(kinds)}
 
 
-def _cases(ev, count: int):  # type: ignore[no-untyped-def]
-    size = (4000, 3000)
-    yield from ev.composite_cases(count, SEEDS[0], size, real_table=True)
-    yield from ev.rendered_cases(count, SEEDS[1], size, real_table=True)
+def _cases(ev, count: int, small: int):  # type: ignore[no-untyped-def]
+    yield from ev.composite_cases(count, SEEDS[0], SIZE, real_table=True)
+    yield from ev.rendered_cases(count, SEEDS[1], SIZE, real_table=True)
+    yield from ev.rendered_cases(small, SEEDS[2], SMALL_SIZE, real_table=True)
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 3000
@@ -137,7 +144,9 @@ def predict(model: tuple[np.ndarray, np.ndarray, np.ndarray, float], x: np.ndarr
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.synth.train_flags")
-    parser.add_argument("--count", type=int, default=60, help="photos of each kind")
+    parser.add_argument("--count", type=int, default=60,
+                        help="composites, and renders, at 12 MP")
+    parser.add_argument("--small", type=int, default=30, help="renders at 3 MP")
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--false-rate", type=float, default=1.0,
                         help="false doubtful marks per 100 flagless tiles")
@@ -146,10 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.cache and Path(args.cache).exists():
         data = dict(np.load(args.cache))
     else:
-        data = harvest(args.count)
+        data = harvest(args.count, args.small)
         if args.cache:
             np.savez_compressed(args.cache, **data)
     x, y, det, group = data["x"], data["y"], data["det"], data["group"]
+    kind = data["kind"] if "kind" in data else np.minimum(group // args.count, 2)
     print(f"{len(y)} tiles, {int(y.sum())} with a flag, detector finds "
           f"{int((det & y).sum())} of them (+{int((det & (1 - y)).sum())} where none is)")
     # held-out check: odd photos trained, even photos tested, then the other way round
@@ -166,10 +176,11 @@ def main(argv: list[str] | None = None) -> int:
               " per 100 flagless tiles")
     model = fit(x, y)
     p = predict(model, x)
-    # the stricter of the two kinds of photo's thresholds (composites of real crops are
-    # the harder: their art is more varied than the procedural renders')
-    thr = max(float(np.quantile(p[(y == 0) & (det == 0) & sel], 1 - args.false_rate / 100.0))
-              for sel in (group < args.count, group >= args.count))
+    # the strictest of the kinds of photo's thresholds (composites of real crops are the
+    # harder: their art is more varied than the procedural renders')
+    thr = max(float(np.quantile(p[(y == 0) & (det == 0) & (kind == k)],
+                                1 - args.false_rate / 100.0))
+              for k in np.unique(kind))
     miss = (y == 1) & (det == 0)
     print(f"all: threshold {thr:.3f}, misses marked {int((p[miss] > thr).sum())} of "
           f"{int(miss.sum())}")
