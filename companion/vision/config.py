@@ -35,6 +35,8 @@ class IoConfig:
     """The photo is downscaled so that its long side is at most this (pixels)."""
     time_limit_s: float = 20.0
     """Give up on a photo after this many seconds."""
+    threads: int = 0
+    """Tiles read at once (``scan.read_tiles``); 0: one per core, at most four."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,9 @@ class LatticeConfig:
     cell_scales: tuple[float, ...] = (0.94, 0.97, 1.0, 1.03, 1.06)
     """...scored at these scales of the lattice's cell (the outline may fit a rim's
     inner or outer edge; the cell keeps the lattice's size)."""
+    period_skips_outline: bool = True
+    """With the seams' period known and lattices fitted from it, the silhouette's outline
+    search (``lattice.fit_outline``) is not tried as another start."""
     inner_seam_min: float = 0.1
     """A lone hexagonal outline is a map only when the sides its lattice's cells share
     show seams this strong (median ``lattice.side_evidence``; maps measured 0.2-0.5,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -342,7 +343,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     other: tuple[float, lattice_mod.Lattice, list[tuple[int, int]]] | None = None
     for v in views:
         if v is view:
-            starts = local + lattice_mod.fit_outline(v, config)[:1]
+            # The silhouette's outline is a start of its own only when the seams did not
+            # show the period (it misleads where they do: cardboard walls, hand-laid gaps).
+            skip = period is not None and local and config.lattice.period_skips_outline
+            starts = local + ([] if skip else lattice_mod.fit_outline(v, config)[:1])
         else:
             starts = lattice_mod.fit_local(v, config)
         if len(hexes) >= 3:
@@ -695,6 +699,53 @@ def _texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
             float(gray[inner].std()))
 
 
+def _threads(config: ScanConfig) -> int:
+    """Threads reading tiles at once: ``io.threads``, or one per core (at most four)."""
+    import os
+
+    return config.io.threads or max(1, min(4, os.cpu_count() or 1))
+
+
+def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
+               classes: np.ndarray, veil: np.ndarray | None, gains: np.ndarray, off: float,
+               config: ScanConfig) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], Reading]:
+    """One located tile's edge probabilities, the hand-set colour reading (a second
+    opinion for the doubt calibrator), the sections its code is decoded from and its
+    reading alone (code, confidences, task, marker and flag attributes). Independent of
+    the other tiles, so tiles are read in parallel (OpenCV and numpy release the GIL)."""
+    probs = _edge_probabilities(f.rectified, classes, config)
+    opinion = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config), config)
+    detail = edges_mod.apply_gains(
+        rectify(photo.detail_image(), f.corners * photo.detail_factor,
+                config.rectify.detail_radius), gains)
+    kind_of_task, marker = read_task(detail, tile_meadow, photo.detail_image(),
+                                     f.corners * photo.detail_factor, config, f.rectified)
+    # Flags are looked for on the detail tile without the glare veil (it pales the
+    # pennant's colour). A pennant's white outline can pass for a task's speech
+    # bubble: a task read without a marker gives way to a sure pennant.
+    if marker is None and veil is not None:
+        detail = unveiled(detail, veil)
+    pennants = flag_candidates(detail, config, tile_meadow[2]) if marker is None else None
+    if kind_of_task is not None and pennants is not None:
+        if outranks_bubble(pennants, config):
+            kind_of_task = None
+        else:
+            pennants = None
+    attrs: dict[str, object] = {}
+    sections = TASK_SECTIONS if kind_of_task is not None else LANDSCAPE_SECTIONS
+    if kind_of_task is not None:
+        attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
+    code, conf, _, _ = decode(probs, off, sections)
+    flag = (find_flag(detail, code, config, tile_meadow[2], pennants)
+            if pennants is not None else None)
+    if flag is not None:
+        attrs["flag"] = flag.kind
+        attrs["flag_confidence"] = flag.confidence
+    elif pennants is not None and flag_maybe(detail, config, tile_meadow[2], pennants):
+        attrs["flag_maybe"] = True  # no flag found, but the tile looks like it has one
+    return probs, opinion, sections, (code, conf, attrs)
+
+
 def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanConfig,
                clock: Deadline | None = None) -> Scan:
     """Read the art of every located tile and build the record."""
@@ -733,45 +784,17 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     meadows = [m for m, k in zip(meadows, keep, strict=True) if k]
     veils = [v for v, k in zip(veils, keep, strict=True) if k]
     classes_of = [c for c, k in zip(classes_of, keep, strict=True) if k]
-    for f, tile_meadow, classes, veil in zip(found, meadows, classes_of, veils, strict=True):
-        probs = _edge_probabilities(f.rectified, classes, config)
-        # the hand-set colour reading: a second opinion for the doubt calibrator
-        second.append(edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
-                                                     config))
-        detail = edges_mod.apply_gains(
-            rectify(photo.detail_image(), f.corners * photo.detail_factor,
-                    config.rectify.detail_radius), gains)
-        kind_of_task, marker = read_task(detail, tile_meadow, photo.detail_image(),
-                                         f.corners * photo.detail_factor, config,
-                                         f.rectified)
-        # Flags are looked for on the detail tile without the glare veil (it pales the
-        # pennant's colour). A pennant's white outline can pass for a task's speech
-        # bubble: a task read without a marker gives way to a sure pennant.
-        if marker is None and veil is not None:
-            detail = unveiled(detail, veil)
-        pennants = (flag_candidates(detail, config, tile_meadow[2]) if marker is None
-                    else None)
-        if kind_of_task is not None and pennants is not None:
-            if outranks_bubble(pennants, config):
-                kind_of_task = None
-            else:
-                pennants = None
-        attrs: dict[str, object] = {}
-        sections = TASK_SECTIONS if kind_of_task is not None else LANDSCAPE_SECTIONS
-        tile_probs.append((probs, sections))
-        if kind_of_task is not None:
-            attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
-        code, conf, _, _ = decode(probs, off, sections)
-        flag = (find_flag(detail, code, config, tile_meadow[2], pennants)
-                if pennants is not None else None)
-        if flag is not None:
-            attrs["flag"] = flag.kind
-            attrs["flag_confidence"] = flag.confidence
-        elif pennants is not None and flag_maybe(detail, config, tile_meadow[2], pennants):
-            attrs["flag_maybe"] = True  # no flag found, but the tile looks like it has one
-        readings.append((code, conf, attrs))
-        if clock:
-            clock.check()
+    def read_one(i: int) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], Reading]:
+        return _read_tile(photo, found[i], meadows[i], classes_of[i], veils[i], gains, off,
+                          config)
+
+    with ThreadPoolExecutor(max_workers=_threads(config)) as pool:
+        for probs, opinion, sections, reading in pool.map(read_one, range(len(found))):
+            tile_probs.append((probs, sections))
+            second.append(opinion)
+            readings.append(reading)
+            if clock:
+                clock.check()
     free: list[np.ndarray | None] = [None] * len(found)
     if config.decode.use_catalogue and config.decode.use_inventory:
         # Each physical tile lies on the table at most once: decode all tiles together.
