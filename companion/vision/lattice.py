@@ -528,7 +528,7 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
 def plausible(hom: np.ndarray, radius: float, cells: list[tuple[int, int]]) -> bool:
     """A camera view of a table: every cell in front of the camera, cell sizes within
     a factor of 3 of each other and of the expected size."""
-    if not cells:
+    if not cells or not np.all(np.isfinite(hom)):
         return False
     arr = np.array(cells, np.float64)
     centres = np.stack([1.5 * arr[:, 0], SQRT3 * (arr[:, 1] + arr[:, 0] / 2)], axis=1)

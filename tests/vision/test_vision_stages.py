@@ -181,3 +181,19 @@ def test_a_strong_light_gradient_on_wood_stays_table() -> None:
     # Compared as they are with the table as one colour at plain distances:
     assert found(DEFAULT_CONFIG.tuned(shading_spread=99.0, table_noise_floor=1e4,
                                       dim_scale_min=1.0))[1] < 0.8
+
+
+def test_a_degenerate_homography_is_never_plausible() -> None:
+    """RANSAC can return a homography with NaN entries (points nearly collinear): it is
+    refused without arithmetic on NaN."""
+    import warnings
+
+    from companion.vision.lattice import plausible
+
+    good = np.array([[40.0, 0.0, 500.0], [0.0, 40.0, 400.0], [0.0, 0.0, 1.0]])
+    bad = good.copy()
+    bad[2, 0] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert plausible(good, 40.0, [(0, 0), (1, 0), (0, 1)])
+        assert not plausible(bad, 40.0, [(0, 0), (1, 0), (0, 1)])
