@@ -307,6 +307,12 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     # mislead: cardboard walls widen a lone hexagon, a table the colour of the art cuts
     # the silhouette), else the lone hexagons', else the outline's.
     period = lattice_mod.seam_period(image, map_mask, config)
+    if period is None and config.lattice.period_from_whole:
+        # Dim light or a table the colour of the art breaks the silhouette into pieces
+        # too small to count as tiles; the seams between them still repeat.
+        whole = cv2.bitwise_or(map_mask, fill_holes(raw))
+        if cv2.countNonZero(whole) > cv2.countNonZero(map_mask):
+            period = lattice_mod.seam_period(image, whole, config)
     if period is not None:
         radius = period.radius
     elif len(hexes) >= 3:
