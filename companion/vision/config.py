@@ -209,6 +209,9 @@ class LatticeConfig:
     cell_scales: tuple[float, ...] = (0.94, 0.97, 1.0, 1.03, 1.06)
     """...scored at these scales of the lattice's cell (the outline may fit a rim's
     inner or outer edge; the cell keeps the lattice's size)."""
+    apart_seam_frac: float = 0.3
+    """A group apart from the map shows a seam when it is at least this fraction of the
+    map's own median seam (or ``inner_seam_min``; ``scan._seamless_groups``)."""
     period_from_whole: bool = True
     """When the seams inside the map's tile-sized pieces show no period, look for it in
     the whole foreground (dim light breaks a map into pieces smaller than a tile)."""

@@ -944,6 +944,25 @@ def side_evidence(view: MapView, corners: np.ndarray) -> np.ndarray:
     return oriented_score(view.grad, pts, (b - a)).mean(axis=1)
 
 
+def inner_seams_by_direction(lat: Lattice, view: MapView, cells: list[tuple[int, int]]
+                             ) -> list[np.ndarray]:
+    """``side_evidence`` of the sides two of ``cells`` share, one array per direction of
+    side (towards neighbours 0, 1 and 2): tiles laid side by side show seams every way,
+    the ruled lines of a score pad or a cloth's stripes one way only."""
+    taken = set(cells)
+    out: list[list[float]] = [[], [], []]
+    for cell in cells:
+        corners = lat.cell_corners(cell)
+        sides = None
+        for e in range(3):
+            dq, dr = NEIGHBOUR_DELTAS[e]
+            if (cell[0] + dq, cell[1] + dr) in taken:
+                if sides is None:
+                    sides = side_evidence(view, corners)
+                out[e].append(float(sides[SIDE_OF_EDGE[e]]))
+    return [np.array(v) for v in out]
+
+
 def inner_seams(lat: Lattice, view: MapView, cells: list[tuple[int, int]]) -> np.ndarray:
     """``side_evidence`` of every side two of ``cells`` share (each once): a map's seams
     show there, the art inside one tile mostly does not."""

@@ -558,15 +558,27 @@ def _one_landscape(found: list[LocatedTile], keep: list[bool], config: ScanConfi
 def _seamless_groups(lat: lattice_mod.Lattice, view: lattice_mod.MapView,
                      cells: list[tuple[int, int]], config: ScanConfig
                      ) -> set[tuple[int, int]]:
-    """The cells of groups lying apart from the map (``_groups``) whose cells show no
-    seams between them (median ``lattice.inner_seams`` below ``lattice.inner_seam_min``):
-    a play mat or a box lid the lattice covers, not tiles laid side by side."""
+    """The cells of groups apart from the map that do not show seams every way between
+    their cells: a play mat, a box lid or a score pad's ruled lines the lattice covers,
+    not tiles laid side by side. Per direction of side (``lattice.inner_seams_by_direction``)
+    a seam is weak below ``lattice.inner_seam_min``, or below ``lattice.apart_seam_frac``
+    of the map's own median seam in a photo whose seams are faint; a group is not tiles
+    when at least half the directions its cells meet in are weak (one of two, two of
+    three). Judged are the groups lying apart (``_groups``) with ``find.island_min_cells``
+    cells, and the groups of three or more cells not edge to edge with the largest."""
+    joined = _groups(cells, 1)
+    if len(joined) < 2:
+        return set()
+    seams = lattice_mod.inner_seams(lat, view, joined[0])
+    own = float(np.median(seams)) if seams.size else 0.0
+    weak = min(config.lattice.inner_seam_min, config.lattice.apart_seam_frac * own)
+    apart = [g for g in _groups(cells, config.find.island_gap)[1:]
+             if len(g) >= config.find.island_min_cells]
     out: set[tuple[int, int]] = set()
-    for group in _groups(cells, config.find.island_gap)[1:]:
-        if len(group) < config.find.island_min_cells:
-            continue  # ``_one_landscape`` drops it
-        seams = lattice_mod.inner_seams(lat, view, group)
-        if not seams.size or float(np.median(seams)) < config.lattice.inner_seam_min:
+    for group in apart + [g for g in joined[1:] if len(g) >= 3]:
+        ways = [float(np.median(v))
+                for v in lattice_mod.inner_seams_by_direction(lat, view, group) if v.size]
+        if not ways or 2 * sum(m < weak for m in ways) >= len(ways):
             out |= set(group)
     return out
 

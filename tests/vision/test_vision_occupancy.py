@@ -115,10 +115,22 @@ def test_tiles_the_silhouette_lost_join_the_map_by_their_art() -> None:
     assert len(plain) <= len(r.tiles) - len(lost) // 2
 
 
-def test_a_picture_beside_the_map_is_not_a_group_of_tiles() -> None:
-    """A colourful picture (a box lid) three tiles wide (four cells or more) beside the
-    map: the lattice covers it with cells, but no seams run between them, so they are
-    not tiles."""
+def _pad(side: int, radius: float) -> np.ndarray:
+    """A score pad: white paper ruled in blue every third of a tile, a few numbers."""
+    pad = np.full((side, side, 3), (236, 240, 242), np.uint8)
+    step = max(6, int(radius / 3))
+    for y in range(step, side, step):
+        cv2.line(pad, (0, y), (side, y), (150, 110, 60), 2)
+        cv2.putText(pad, str(17 + 7 * y % 80), (side // 3, y - 4), cv2.FONT_HERSHEY_SIMPLEX,
+                    step / 30, (90, 40, 20), 2)
+    return pad
+
+
+@pytest.mark.parametrize("thing", ["lid", "pad"])
+def test_a_picture_or_a_pad_beside_the_map_is_not_a_group_of_tiles(thing: str) -> None:
+    """A colourful picture (a box lid) or a ruled score pad three tiles wide (four cells
+    or more) beside the map: the lattice covers it with cells, but no seams run between
+    them every way (the pad's lines run one way), so they are not tiles."""
     r = _render(34, 14, lighting=0.05, fill=0.45)
     image, scale = _working(r)
     tiles = _tile_mask(r, image.shape, scale)
@@ -127,18 +139,23 @@ def test_a_picture_beside_the_map_is_not_a_group_of_tiles() -> None:
         np.linalg.norm(np.array(t.corners) - np.array(t.centre), axis=1).mean()
         for t in r.tiles]))
     side = int(5 * radius)
-    gap = 7 * radius  # four cells: apart from the map (``find.island_gap``)
+    # The lid four cells away (a group apart, ``find.island_gap``), the pad one cell away
+    # (within the gap a missing tile leaves, but not edge to edge with the map).
+    gap = (7.0 if thing == "lid" else 2.6) * radius
     x0 = int(xs.max() + gap) if xs.max() + gap + side < image.shape[1] else int(
         xs.min() - gap - side)
     assert x0 >= 0
     y0 = int(max(5, ys.min()))
-    rng = np.random.default_rng(5)
-    art = (rng.random((5, 5, 3)) * 200 + 30).astype(np.uint8)
+    if thing == "lid":
+        rng = np.random.default_rng(5)
+        art = (rng.random((5, 5, 3)) * 200 + 30).astype(np.uint8)
+        picture = cv2.resize(art, (side, side), interpolation=cv2.INTER_CUBIC)
+    else:
+        picture = _pad(side, radius)
     image = image.copy()
-    image[y0:y0 + side, x0:x0 + side] = cv2.resize(art, (side, side),
-                                                    interpolation=cv2.INTER_CUBIC)
+    image[y0:y0 + side, x0:x0 + side] = picture
     raw = foreground_mask(image, DEFAULT_CONFIG, fill=False)
     assert np.count_nonzero(raw[y0:y0 + side, x0:x0 + side]) > 0.5 * side * side
-    kept = DEFAULT_CONFIG.tuned(island_min_cells=99)
+    kept = DEFAULT_CONFIG.tuned(inner_seam_min=-9.0)
     assert len(_located(image, raw, kept)) > len(_located(image, raw))
     assert len(_located(image, raw)) <= len(r.tiles)
