@@ -88,8 +88,8 @@ def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarr
     border = _border(lab, config)
     bg = config.background
     # Colour differences shrink with the light: a dim table's floors shrink with it.
-    dim = float(np.clip(np.median(_lightness(border)) / bg.bright_table_light, bg.dim_scale_min,
-                        1.0))
+    # (``_at_table_light`` leaves lightness as it is.)
+    dim = float(np.clip(np.median(border_light) / bg.bright_table_light, bg.dim_scale_min, 1.0))
     weights = np.array([bg.lightness_weight, 1.0, 1.0], np.float32)
     model, whiten = table_model(border * weights, bg.table_noise_floor * dim)
     scaled = cv2.transform(lab, (whiten @ np.diag(weights)).astype(np.float32)) - (

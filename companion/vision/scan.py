@@ -604,12 +604,12 @@ def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
 
 
 def _art_measures(tile: np.ndarray, meadow: edges_mod.MeadowRef, config: ScanConfig
-                  ) -> tuple[float, float, float]:
-    """A rectified cell's share of game colours, share of art colours and texture."""
+                  ) -> tuple[float, float]:
+    """A rectified cell's share of game colours and its texture."""
     inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
     classes = edges_mod.pixel_classes(tile, meadow)[inside]
     return (float(np.mean(np.isin(classes, edges_mod.GAME_CLASSES))),
-            float(np.mean(np.isin(classes, ART_CLASSES))), _texture(tile, config)[0])
+            _texture(tile, config)[0])
 
 
 def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
@@ -640,7 +640,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     meadow = edges_mod.meadow_reference([edges_mod.apply_gains(t, gains) for t in tiles])
     measures = np.array([_art_measures(edges_mod.apply_gains(t, gains), meadow, config)
                          for t in tiles])
-    share_mid, _, texture_mid = np.maximum(np.median(measures, axis=0), 1e-6)
+    share_mid, texture_mid = np.maximum(np.median(measures, axis=0), 1e-6)
     inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
                       np.ones((9, 9), np.uint8)) > 0
     odds = ColourOdds(np.concatenate([t[inner] for t in tiles]), border_pixels(image, config))
@@ -666,7 +666,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
             if clock:
                 clock.check()
             tile = edges_mod.apply_gains(at_lattice(n), gains)
-            share, _, texture = _art_measures(tile, meadow, config)
+            share, texture = _art_measures(tile, meadow, config)
             flat, paper = _flat_and_paper(tile, config)
             ok = (texture >= grow.grow_texture_frac * texture_mid
                   and flat < config.find.blank_share_max
