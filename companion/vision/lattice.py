@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -475,8 +476,8 @@ def _project_outline(hom: np.ndarray, lat_centres: np.ndarray
     return a, b - a
 
 
-def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
-                    ) -> Lattice:
+def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG,
+                    search_frac: float | None = None) -> Lattice:
     """Grow an approximate lattice into an exact one, ring by ring from the map's middle.
 
     Each round takes the occupied cells within a growing lattice distance of the
@@ -484,9 +485,11 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
     nearby, and fits one homography to the moved centres by RANSAC (cells that
     disagree are ignored). A local fit is accurate near the middle and extrapolates
     well enough to the next ring, so perspective is picked up progressively.
+    Outlines move at most ``search_frac`` of the radius (``lattice.snap_search_frac``
+    unless given).
     """
     radius = view.radius
-    span = config.lattice.snap_search_frac * radius
+    span = (config.lattice.snap_search_frac if search_frac is None else search_frac) * radius
     shifts = np.linspace(-span, span, config.lattice.snap_steps)
     sx, sy = np.meshgrid(shifts, shifts)
     offsets = np.stack([sx.ravel(), sy.ravel()], axis=1)  # S x 2
@@ -1009,8 +1012,17 @@ def _pose_scores(grad: np.ndarray, outline: np.ndarray, tangents: np.ndarray,
     return score, rot
 
 
+class CellFits(NamedTuple):
+    """Each cell's image ``corners`` on its own tile, and how well its outline there
+    agrees with the boundary map (``agreement``: mean ``oriented_score``, in the
+    order of the cells given)."""
+
+    corners: dict[tuple[int, int], np.ndarray]
+    agreement: np.ndarray
+
+
 def fit_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
-              config: ScanConfig = DEFAULT_CONFIG) -> dict[tuple[int, int], np.ndarray]:
+              config: ScanConfig = DEFAULT_CONFIG) -> CellFits:
     """Image corners of each cell on its own tile, the lattice bent to follow the map.
 
     One homography cannot follow barrel distortion, a bent mat or tiles pushed about
@@ -1025,7 +1037,7 @@ def fit_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
     tiles' spacing, the size the terrain model reads a tile at).
     """
     if not cells:
-        return {}
+        return CellFits({}, np.zeros(0))
     cfg = config.lattice
     corners = np.array([lat.cell_corners(c) for c in cells])  # C x 6 x 2
     centres = corners.mean(axis=1)
@@ -1071,5 +1083,5 @@ def fit_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
         else:
             moved = rel + centres[i] + drift[i]
         out[cell] = moved
-    return out
+    return CellFits(out, flat.max(axis=1))
 

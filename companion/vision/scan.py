@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -288,6 +289,25 @@ def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
     return float(np.median(d.min(axis=1))) < 1.2 * lattice_mod.SQRT3 * radius
 
 
+class _Candidate(NamedTuple):
+    """A lattice grown from ``start`` on ``view``, the cells its silhouette covers, and
+    its ``lattice.fit_quality`` (``score``)."""
+
+    score: float
+    lattice: lattice_mod.Lattice
+    cells: list[tuple[int, int]]
+    start: lattice_mod.Lattice
+    view: lattice_mod.MapView
+
+
+@dataclass
+class _Placed:
+    tiles: list[tuple[tuple[int, int], np.ndarray]]
+    """Each tile's cell and image corners on its own outline."""
+    agreement: float
+    """Mean ``lattice.CellFits.agreement`` of the tiles' cells."""
+
+
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                       config: ScanConfig, clock: Deadline | None = None,
                       one_tile: np.ndarray | None = None) -> list[LocatedTile]:
@@ -345,8 +365,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         size = float(np.sqrt(abs(np.linalg.det(local[0].homography[:2, :2]))))
         if abs(size / radius - 1.0) > 0.12:
             views.append(lattice_mod.map_view(image, map_mask, size))
-    best: tuple[float, lattice_mod.Lattice, list[tuple[int, int]]] | None = None
-    other: tuple[float, lattice_mod.Lattice, list[tuple[int, int]]] | None = None
+    best: _Candidate | None = None
+    other: _Candidate | None = None
     for v in views:
         if v is view:
             # The silhouette's outline is a start of its own only when the seams did not
@@ -361,10 +381,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             ransac = lattice_mod.fit_lattice(centres, radius, config)
             if ransac is not None:
                 starts.insert(0, ransac)
-        for lat in starts:
+        for start in starts:
             if clock:
                 clock.check()
-            lat = lattice_mod.refine_by_seams(lat, v, config)
+            lat = lattice_mod.refine_by_seams(start, v, config)
             cells = lattice_mod.occupied(lat, v, config)
             if not cells:
                 continue
@@ -373,17 +393,55 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             if sized and not _size_agrees(lat, cells, radius, config):
                 # The seams' period or tiles lying apart show the tile size: a lattice
                 # of another size only wins when nothing of the right size fits at all.
-                if other is None or score > other[0]:
-                    other = (score, lat, cells)
+                if other is None or score > other.score:
+                    other = _Candidate(score, lat, cells, start, v)
                 continue
-            if best is None or score > best[0]:
-                best = (score, lat, cells)
+            if best is None or score > best.score:
+                best = _Candidate(score, lat, cells, start, v)
     best = best or other
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     if one_tile is not None and not _a_map_inside(one_tile, period, best, view, config):
         return []
-    _, lat, cells = best
+    candidates = [best]
+    if config.lattice.snap_search_wide > 0:
+        # Hand-laid tiles drift further from one homography than the search reaches:
+        # grow the best start again with a wider search. The silhouette misjudges a
+        # drifting lattice; each tile's own outline judges, among the lattices that
+        # keep as many tiles.
+        wide = lattice_mod.refine_by_seams(best.start, best.view, config,
+                                           config.lattice.snap_search_wide)
+        cells = lattice_mod.occupied(wide, best.view, config)
+        if cells:
+            candidates.append(_Candidate(lattice_mod.fit_quality(wide, view, config), wide,
+                                         cells, best.start, best.view))
+    placed = [_place_cells(image, view, c.lattice, c.cells, config, clock)
+              for c in _distinct(candidates, radius)]
+    keeps = [p for p in placed if len(p.tiles) >= len(placed[0].tiles)]
+    chosen = max(keeps, key=lambda p: p.agreement)
+    return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius))
+            for cell, corners in chosen.tiles]
+
+
+def _distinct(candidates: list[_Candidate], radius: float) -> list[_Candidate]:
+    """``candidates`` without those whose cells lie where an earlier one's do (within a
+    quarter of the tile radius, which ``lattice.fit_cells`` snaps alike): placing the
+    same map twice tells nothing."""
+    out: list[_Candidate] = []
+    for cand in candidates:
+        pts = np.array([lattice_mod.UNIT.to_pixel(c) for c in cand.cells], np.float64)
+        here = cand.lattice.to_image(pts)
+        if not any(np.abs(here - o.lattice.to_image(pts)).max() < 0.25 * radius for o in out):
+            out.append(cand)
+    return out
+
+
+def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.Lattice,
+                 cells: list[tuple[int, int]], config: ScanConfig,
+                 clock: Deadline | None) -> _Placed:
+    """The tiles of a lattice: the cells the silhouette covers, those in shadow and those
+    grown by their art, less groups apart without seams and cells of bare table, each
+    with the corners of its own outline (``lattice.fit_cells``)."""
     seen: dict[tuple[int, int], np.ndarray] = {}
 
     def at_lattice(cell: tuple[int, int]) -> np.ndarray:
@@ -398,21 +456,20 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     cells = cells + _grown_cells(at_lattice, lat, image, view, cells, config, clock)
     apart = _seamless_groups(lat, view, cells, config)
     cells = [c for c in cells if c not in apart]
-    snapped = lattice_mod.fit_cells(lat, view, cells, config)
-    out = []
-    for cell in cells:
+    fits = lattice_mod.fit_cells(lat, view, cells, config)
+    out, agree = [], []
+    for i, cell in enumerate(cells):
         # Whether the cell holds a tile is judged where the lattice puts it; the art
         # is read where the tile's own outline lies.
         if _is_bare_table(at_lattice(cell), config, exposure):
             continue
-        corners = snapped[cell]
-        out.append(LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius)))
-    return out
+        out.append((cell, fits.corners[cell]))
+        agree.append(fits.agreement[i])
+    return _Placed(out, float(np.mean(agree)) if agree else -np.inf)
 
 
 def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
-                  best: tuple[float, lattice_mod.Lattice, list[tuple[int, int]]],
-                  view: lattice_mod.MapView, config: ScanConfig) -> bool:
+                  best: _Candidate, view: lattice_mod.MapView, config: ScanConfig) -> bool:
     """Whether a lone hexagonal outline (``one_tile``, its six corners) holds a map:
     the seams inside repeat (``period``), at a cell size at most half the outline's
     (a hexagon of cells has at least seven), the ``best`` lattice's cells meet along
@@ -425,14 +482,13 @@ def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
     outline_radius = float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean())
     if period is None or period.radius > 0.5 * outline_radius:
         return False
-    score, lat, cells = best
-    inner = lattice_mod.inner_seams(lat, view, cells)
+    inner = lattice_mod.inner_seams(best.lattice, view, best.cells)
     if len(inner) == 0 or float(np.median(inner)) < config.lattice.inner_seam_min:
         return False
     unit = np.array(lattice_mod.UNIT.corners((0, 0)), np.float64)
     hom, _ = cv2.findHomography(unit, corners)
     return hom is not None and lattice_mod.fit_quality(lattice_mod.Lattice(hom, 0), view,
-                                                      config) < score
+                                                      config) < best.score
 
 
 def _size_agrees(lat: lattice_mod.Lattice, cells: list[tuple[int, int]], radius: float,
