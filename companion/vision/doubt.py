@@ -56,6 +56,8 @@ FEATURES: tuple[str, ...] = (
                       # probability of the chosen letter: a second, differently made opinion
     "second_differs", # the colour reading's best letter is another
     "photo_entropy",  # the model's mean entropy over every tile of the photo (a hard photo)
+    "misfit",         # how much worse the tile's outline agrees with the seams than the
+                      # photo's median tile's (scan._misfits: a misplaced tile)
 )
 HINGES: tuple[tuple[str, tuple[float, ...]], ...] = (
     ("logit_conf", (2.0, 4.0, 5.0, 6.0, 6.8)),
@@ -84,15 +86,15 @@ def tile_evidence(probs: np.ndarray, code: str, conf: Sequence[float],
                   sections: tuple[str, ...], overruled: Sequence[int] = (),
                   mismatch: Sequence[int] = (), corrected: Sequence[int] = (),
                   across: dict[int, np.ndarray] | None = None,
-                  second: np.ndarray | None = None, photo_entropy: float | None = None
-                  ) -> np.ndarray:
+                  second: np.ndarray | None = None, photo_entropy: float | None = None,
+                  misfit: float = 0.0) -> np.ndarray:
     """6 x len(FEATURES) evidence of one tile's edges (see ``FEATURES``).
 
     ``probs`` is the model's 6 x 6 letter probabilities, ``code`` and ``conf`` the final
     reading, ``across`` maps an edge to the neighbour's model probabilities (6 letters)
     of the edge touching it, ``second`` is the colour reading's 6 x 6 probabilities
     (the model's own when absent), ``photo_entropy`` the mean ``entropy`` of the photo's
-    tiles (this tile's when absent).
+    tiles (this tile's when absent), ``misfit`` how badly its outline fits (0: well).
     """
     logp = _logp(probs)
     idx = np.array([LETTERS.index(c) for c in code])
@@ -132,7 +134,7 @@ def tile_evidence(probs: np.ndarray, code: str, conf: Sequence[float],
                   min(bend, 30.0), entropy, float(nb is not None), disagree,
                   float(np.clip(gap, -30.0, 30.0)), float(np.clip(tile_gap, -30.0, 30.0)),
                   float(any("task" in s for s in sections)), second_logp[e, idx[e]],
-                  float(int(second_logp[e].argmax()) != idx[e]), photo)
+                  float(int(second_logp[e].argmax()) != idx[e]), photo, float(misfit))
     return out
 
 
@@ -141,7 +143,8 @@ def map_evidence(cells: Sequence[tuple[int, int] | None], codes: Sequence[str],
                  tile_probs: Sequence[tuple[np.ndarray, tuple[str, ...]]],
                  overruled: Sequence[Sequence[int]], mismatch: Sequence[Sequence[int]],
                  corrected: Sequence[Sequence[int]],
-                 second: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
+                 second: Sequence[np.ndarray] | None = None,
+                 misfit: Sequence[float] | None = None) -> list[np.ndarray]:
     """``tile_evidence`` of every tile of a photo (``cells`` None for loose tiles)."""
     where = {c: i for i, c in enumerate(cells) if c is not None}
     photo = float(np.mean([entropy_of(p) for p, _ in tile_probs])) if tile_probs else 0.0
@@ -155,7 +158,8 @@ def map_evidence(cells: Sequence[tuple[int, int] | None], codes: Sequence[str],
                     across[e] = np.asarray(tile_probs[j][0])[opposite(e)]
         out.append(tile_evidence(tile_probs[i][0], codes[i], confs[i], tile_probs[i][1],
                                  overruled[i], mismatch[i], corrected[i], across,
-                                 second[i] if second is not None else None, photo))
+                                 second[i] if second is not None else None, photo,
+                                 misfit[i] if misfit is not None else 0.0))
     return out
 
 

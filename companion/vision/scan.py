@@ -21,7 +21,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -151,6 +151,9 @@ class LocatedTile:
     cell: tuple[int, int] | None
     corners: np.ndarray
     rectified: np.ndarray
+    agreement: float | None = None
+    """How well the outline at ``corners`` agrees with the seams
+    (``lattice.CellFits.agreement``); None for a loose tile."""
 
 
 class Deadline:
@@ -304,8 +307,13 @@ class _Candidate(NamedTuple):
 class _Placed:
     tiles: list[tuple[tuple[int, int], np.ndarray]]
     """Each tile's cell and image corners on its own outline."""
-    agreement: float
-    """Mean ``lattice.CellFits.agreement`` of the tiles' cells."""
+    agreements: list[float]
+    """Each tile's ``lattice.CellFits.agreement``."""
+
+    @property
+    def agreement(self) -> float:
+        """The tiles' mean agreement (-inf without tiles)."""
+        return float(np.mean(self.agreements)) if self.agreements else -np.inf
 
 
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
@@ -419,8 +427,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
               for c in _distinct(candidates, radius)]
     keeps = [p for p in placed if len(p.tiles) >= len(placed[0].tiles)]
     chosen = max(keeps, key=lambda p: p.agreement)
-    return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius))
-            for cell, corners in chosen.tiles]
+    return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit)
+            for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
 
 
 def _distinct(candidates: list[_Candidate], radius: float) -> list[_Candidate]:
@@ -464,8 +472,8 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
         if _is_bare_table(at_lattice(cell), config, exposure):
             continue
         out.append((cell, fits.corners[cell]))
-        agree.append(fits.agreement[i])
-    return _Placed(out, float(np.mean(agree)) if agree else -np.inf)
+        agree.append(float(fits.agreement[i]))
+    return _Placed(out, agree)
 
 
 def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
@@ -825,12 +833,12 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     """Read the art of every located tile and build the record."""
     warnings: list[str] = []
     gains = edges_mod.white_gains([f.rectified for f in found])
-    found = [LocatedTile(f.cell, f.corners, edges_mod.apply_gains(f.rectified, gains))
+    found = [replace(f, rectified=edges_mod.apply_gains(f.rectified, gains))
              for f in found]
     veils: list[np.ndarray | None] = [None] * len(found)
     if config.terrain.remove_glare:
         veils = list(edges_mod.veils([f.rectified for f in found]))
-        found = [LocatedTile(f.cell, f.corners, edges_mod.remove_veil(f.rectified, v))
+        found = [replace(f, rectified=edges_mod.remove_veil(f.rectified, v))
                  for f, v in zip(found, veils, strict=True)]
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
@@ -881,6 +889,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         for i, (code, _, attrs) in enumerate(readings):  # the inventory overruled the art
             attrs["overruled"] = tuple(e for e in range(6) if code[e] != alone[i][e])
     centres = [photo.to_original(tuple(f.corners.mean(axis=0))) for f in found]
+    misfit = _misfits(found)
     if kind == "assembled":
         cells = [f.cell for f in found]
         assert all(c is not None for c in cells)
@@ -915,7 +924,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
                 changed.setdefault(c, set()).add(e)
         evidence = _evidence(readings, cells, tile_probs, second,
                              [flags.get(c, []) if c is not None else [] for c in cells],
-                             [sorted(changed.get(c, ())) if c is not None else [] for c in cells])
+                             [sorted(changed.get(c, ())) if c is not None else [] for c in cells],
+                             misfit)
         tiles = []
         for i in order:
             cell = cells[i]
@@ -933,23 +943,36 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             warnings.append("only one tile found: if the photo shows a map, its seams were "
                             "not visible (photograph it closer or from above)")
         evidence = _evidence(readings, [None] * len(readings), tile_probs, second,
-                             [[] for _ in readings], [[] for _ in readings])
+                             [[] for _ in readings], [[] for _ in readings], misfit)
         tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config, evidence[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
     return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0)
 
 
+def _misfits(found: list[LocatedTile]) -> list[float]:
+    """How much worse each tile's outline agrees with the seams than the photo's median
+    tile's (0 at or above it, 1 not at all; 0 for loose tiles): a tile the lattice put
+    beside its own outline is read from the wrong pixels."""
+    fits = [f.agreement for f in found if f.agreement is not None]
+    middle = float(np.median(fits)) if fits else 0.0
+    if middle <= 0:
+        return [0.0] * len(found)
+    return [0.0 if f.agreement is None else float(np.clip(1.0 - f.agreement / middle, 0, 1))
+            for f in found]
+
+
 def _evidence(readings: list[Reading], cells: list[tuple[int, int] | None],
               tile_probs: list[tuple[np.ndarray, tuple[str, ...]]], second: list[np.ndarray],
-              mismatch: list[list[int]], corrected: list[list[int]]) -> list[np.ndarray]:
+              mismatch: list[list[int]], corrected: list[list[int]], misfit: list[float]
+              ) -> list[np.ndarray]:
     """The doubt evidence of every tile's edges (``doubt.map_evidence``)."""
     overruled = []
     for _, _, attrs in readings:
         o = attrs.get("overruled", ())
         overruled.append(tuple(o) if isinstance(o, tuple) else ())
     return doubt_mod.map_evidence(cells, [r[0] for r in readings], [r[1] for r in readings],
-                                  tile_probs, overruled, mismatch, corrected, second)
+                                  tile_probs, overruled, mismatch, corrected, second, misfit)
 
 
 def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig,

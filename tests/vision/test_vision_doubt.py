@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import numpy as np
@@ -14,6 +15,8 @@ from companion.vision.prior import decode
 from companion.vision.synth import composite, evaluate
 from companion.vision.synth.fit_doubt import FIT_SEEDS, fit_logistic, threshold_for
 from tests.helpers.scanner_synth import draw_map, random_map
+
+scan_mod = importlib.import_module("companion.vision.scan")
 
 LANDSCAPE = ("landscape", "box-2-landscape")
 EVALUATION_SEEDS = {700, 701, 702, 703, 800, 801, 802, 803, *range(900, 906),
@@ -67,6 +70,30 @@ def test_an_edge_the_catalogue_bent_is_doubtful() -> None:
     code, conf, _, _ = decode(probs, 0.02, LANDSCAPE)
     ev = doubt.tile_evidence(probs, code, conf, LANDSCAPE)
     assert e in doubt.doubtful(ev)
+
+
+def test_a_tile_whose_outline_misses_the_seams_is_likelier_wrong() -> None:
+    """The same sure reading, once from a tile sitting on its own outline and once from
+    one the lattice put half off it (``misfit``): the second is judged likelier wrong."""
+    code = next(t.code for t in catalogue() if t.section == "landscape")
+    probs = _reading(code, 0.98)
+    _, conf, _, _ = decode(probs, 0.02, LANDSCAPE)
+    placed = doubt.tile_evidence(probs, code, conf, LANDSCAPE)
+    off = doubt.tile_evidence(probs, code, conf, LANDSCAPE, misfit=0.6)
+    column = doubt.FEATURES.index("misfit")
+    assert (placed[:, column] == 0).all() and (off[:, column] == 0.6).all()
+    cal = doubt.load_calibrator()
+    assert (cal.probability(off) > 1.2 * cal.probability(placed)).all()
+
+
+def test_misfit_is_measured_against_the_photos_median_tile() -> None:
+    def tile(agreement: float | None) -> scan_mod.LocatedTile:
+        return scan_mod.LocatedTile((0, 0), np.zeros((6, 2)), np.zeros((2, 2, 3), np.uint8),
+                                    agreement)
+
+    found = [tile(0.8), tile(0.8), tile(0.9), tile(0.4), tile(None), tile(-0.2)]
+    assert scan_mod._misfits(found) == pytest.approx([0.0, 0.0, 0.0, 0.5, 0.0, 1.0])
+    assert scan_mod._misfits([tile(None), tile(None)]) == [0.0, 0.0]
 
 
 def test_mismatches_are_always_doubtful() -> None:
