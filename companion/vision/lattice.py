@@ -437,12 +437,14 @@ def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray) -> n
     """Per point: |gradient across the side| - |gradient along it| (same leading shape
     as ``pts[..., 0]``; ``tangents`` broadcast against ``pts``)."""
     h, w = grad.shape[:2]
-    xs = np.clip(np.round(pts[..., 0]).astype(np.int64), 0, w - 1)
-    ys = np.clip(np.round(pts[..., 1]).astype(np.int64), 0, h - 1)
-    g = grad[ys, xs]
+    xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
+    # One flat gather is about twice as fast as indexing two axes (the hot loop of the
+    # lattice search).
+    g = grad.reshape(-1, 2)[ys * w + xs] if grad.flags.c_contiguous else grad[ys, xs]
     t = tangents / np.maximum(np.linalg.norm(tangents, axis=-1, keepdims=True), 1e-9)
     along = g[..., 0] * t[..., 0] + g[..., 1] * t[..., 1]
-    across = g[..., 0] * -t[..., 1] + g[..., 1] * t[..., 0]
+    across = g[..., 1] * t[..., 0] - g[..., 0] * t[..., 1]
     return np.minimum(np.abs(across), 1.5) - np.minimum(np.abs(along), 1.5)
 
 
@@ -496,6 +498,7 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
     middle = np.array([view.middle])
     hom = lat.homography
     best_j = fit_quality(lat, view, config)
+    tried: set[tuple[tuple[int, int], ...]] = set()  # cell sets already fitted from ``hom``
     for reach in config.lattice.snap_reach:
         cur = Lattice(hom, lat.inliers)
         cells = occupied(cur, view, config)
@@ -506,6 +509,9 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
         near = [c for c in cells if _hex_distance(c, anchor) <= reach]
         if len(near) < 3:
             near = cells
+        if tuple(near) in tried:
+            continue  # the same cells from the same lattice: the same fit again
+        tried.add(tuple(near))
         cell_arr = np.array(near, np.float64)
         lat_centres = np.stack([1.5 * cell_arr[:, 0],
                                 SQRT3 * (cell_arr[:, 1] + cell_arr[:, 0] / 2)], axis=1)
@@ -523,6 +529,7 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
         j = fit_quality(Lattice(new, 0), view, config)
         if j >= best_j:
             hom, best_j = new, j
+            tried.clear()
         elif reach >= 99:
             break  # the whole map no longer improves
     return Lattice(hom, lat.inliers)
