@@ -217,6 +217,9 @@ class LatticeConfig:
     apart_seam_frac: float = 0.3
     """A group apart from the map shows a seam when it is at least this fraction of the
     map's own median seam (or ``inner_seam_min``; ``scan._seamless_groups``)."""
+    rescue_coarser: bool = True
+    """When every lattice found is a whole factor finer than the lone hexagons show,
+    grow one of their size from it (``scan._coarser``) before settling for the finer."""
     period_from_whole: bool = True
     """When the seams inside the map's tile-sized pieces show no period, look for it in
     the whole foreground (dim light breaks a map into pieces smaller than a tile)."""

@@ -17,6 +17,7 @@ to check).
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import deque
 from collections.abc import Callable
@@ -406,6 +407,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                 continue
             if best is None or score > best.score:
                 best = _Candidate(score, lat, cells, start, v)
+    if best is None and other is not None and sized and config.lattice.rescue_coarser:
+        best = _coarser(other, view, radius, config, clock)
     best = best or other
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
@@ -497,6 +500,35 @@ def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
     hom, _ = cv2.findHomography(unit, corners)
     return hom is not None and lattice_mod.fit_quality(lattice_mod.Lattice(hom, 0), view,
                                                       config) < best.score
+
+
+def _coarser(fine: _Candidate, view: lattice_mod.MapView, radius: float,
+             config: ScanConfig, clock: Deadline | None) -> _Candidate | None:
+    """A lattice of the tile size the lone hexagons show, grown from ``fine``, one
+    whose cells are a whole factor k (2 or 3) smaller: a lattice k times finer holds
+    every centre of the map's, so the searches may settle on it. Each of the k x k
+    cosets of the coarser lattice in the finer is tried; the best ``fit_quality`` of
+    those of the right size wins (None when none is)."""
+    sizes = [float(np.linalg.norm(c - c.mean(axis=0), axis=1).mean())
+             for c in (fine.lattice.cell_corners(cell) for cell in fine.cells[:12])]
+    k = int(round(radius / max(float(np.median(sizes)), 1e-6)))
+    if k not in (2, 3):
+        return None
+    best: _Candidate | None = None
+    for dq, dr in itertools.product(range(k), range(k)):
+        if clock:
+            clock.check()
+        ox, oy = lattice_mod.UNIT.to_pixel((dq, dr))
+        scale = np.array([[k, 0.0, ox], [0.0, k, oy], [0.0, 0.0, 1.0]])
+        start = lattice_mod.Lattice(fine.lattice.homography @ scale, 0)
+        lat = lattice_mod.refine_by_seams(start, view, config)
+        cells = lattice_mod.occupied(lat, view, config)
+        if not cells or not _size_agrees(lat, cells, radius, config):
+            continue
+        score = lattice_mod.fit_quality(lat, view, config)
+        if best is None or score > best.score:
+            best = _Candidate(score, lat, cells, start, view)
+    return best
 
 
 def _size_agrees(lat: lattice_mod.Lattice, cells: list[tuple[int, int]], radius: float,

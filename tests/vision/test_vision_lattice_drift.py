@@ -1,6 +1,7 @@
 """Maps laid by hand drift from one homography (issue 14): the wider second growth of
 the best lattice (``lattice.snap_search_wide``) and the judge between the two, each
-tile's own outline (``lattice.CellFits.agreement``). Real OpenCV on drawn maps and on a
+tile's own outline (``lattice.CellFits.agreement``); a lattice a whole factor too fine
+grown to the tiles' size (``scan._coarser``). Real OpenCV on drawn maps and on a
 composite of real tiles."""
 
 from __future__ import annotations
@@ -58,3 +59,23 @@ def test_a_hand_laid_map_drifting_from_one_homography_is_followed() -> None:
     assert wide.placed_right == len(case.truth) == 24 and wide.extra == 0
     assert wide.edges_right >= 138
     assert narrow.edges_right <= 125
+
+
+@pytest.mark.slow
+def test_a_lattice_twice_too_fine_is_grown_to_the_tiles_size() -> None:
+    """Real tiles on dark wood whose seams show no period (composite 6102 of the
+    evaluation): the lone hexagons give the tile size, yet every search settles on a
+    lattice twice finer (it holds every centre of the map's): 25 of 37 tiles placed,
+    135 phantom cells. Grown again at the hexagons' size from it, the map is found."""
+    from companion.vision.synth import composite
+    from companion.vision.synth.evaluate import composite_cases
+
+    if composite.shared_tiles_dir() is None:
+        pytest.skip("../shared/tiles is absent")
+    case = list(composite_cases(6, 6100, (4000, 3000), real_table=True))[2]
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    rescued = compare(scan(case.photo, slow), case.truth, case.kind)
+    fine = compare(scan(case.photo, slow.tuned(rescue_coarser=False)), case.truth, case.kind)
+    assert rescued.placed_right == len(case.truth) == 37
+    assert rescued.extra <= 20 and rescued.edges_right >= 170
+    assert fine.extra >= 100
