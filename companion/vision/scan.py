@@ -414,7 +414,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     if one_tile is not None and not _a_map_inside(one_tile, period, best, view, config):
         return []
-    candidates = [best]
+    layouts = [(best.lattice, best.cells)]
     if config.lattice.snap_search_wide > 0:
         # Hand-laid tiles drift further from one homography than the search reaches:
         # grow the best start again with a wider search. The silhouette misjudges a
@@ -424,26 +424,29 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                                            config.lattice.snap_search_wide)
         cells = lattice_mod.occupied(wide, best.view, config)
         if cells:
-            candidates.append(_Candidate(lattice_mod.fit_quality(wide, view, config), wide,
-                                         cells, best.start, best.view))
-    placed = [_place_cells(image, view, c.lattice, c.cells, config, clock)
-              for c in _distinct(candidates, radius)]
+            layouts.append((wide, cells))
+    placed = [_place_cells(image, view, lat, cells, config, clock)
+              for lat, cells in _distinct(layouts, radius)]
     keeps = [p for p in placed if len(p.tiles) >= len(placed[0].tiles)]
     chosen = max(keeps, key=lambda p: p.agreement)
     return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit)
             for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
 
 
-def _distinct(candidates: list[_Candidate], radius: float) -> list[_Candidate]:
-    """``candidates`` without those whose cells lie where an earlier one's do (within a
+_Layout = tuple[lattice_mod.Lattice, list[tuple[int, int]]]
+"""A lattice and the cells its silhouette covers."""
+
+
+def _distinct(layouts: list[_Layout], radius: float) -> list[_Layout]:
+    """``layouts`` without those whose cells lie where an earlier one's do (within a
     quarter of the tile radius, which ``lattice.fit_cells`` snaps alike): placing the
     same map twice tells nothing."""
-    out: list[_Candidate] = []
-    for cand in candidates:
-        pts = np.array([lattice_mod.UNIT.to_pixel(c) for c in cand.cells], np.float64)
-        here = cand.lattice.to_image(pts)
-        if not any(np.abs(here - o.lattice.to_image(pts)).max() < 0.25 * radius for o in out):
-            out.append(cand)
+    out: list[_Layout] = []
+    for lat, cells in layouts:
+        pts = np.array([lattice_mod.UNIT.to_pixel(c) for c in cells], np.float64)
+        here = lat.to_image(pts)
+        if not any(np.abs(here - o.to_image(pts)).max() < 0.25 * radius for o, _ in out):
+            out.append((lat, cells))
     return out
 
 
@@ -509,9 +512,7 @@ def _coarser(fine: _Candidate, view: lattice_mod.MapView, radius: float,
     every centre of the map's, so the searches may settle on it. Each of the k x k
     cosets of the coarser lattice in the finer is tried; the best ``fit_quality`` of
     those of the right size wins (None when none is)."""
-    sizes = [float(np.linalg.norm(c - c.mean(axis=0), axis=1).mean())
-             for c in (fine.lattice.cell_corners(cell) for cell in fine.cells[:12])]
-    k = int(round(radius / max(float(np.median(sizes)), 1e-6)))
+    k = int(round(radius / max(_cell_radius(fine.lattice, fine.cells), 1e-6)))
     if k not in (2, 3):
         return None
     best: _Candidate | None = None
@@ -535,12 +536,17 @@ def _size_agrees(lat: lattice_mod.Lattice, cells: list[tuple[int, int]], radius:
                  config: ScanConfig) -> bool:
     """Whether the lattice's median cell radius lies within ``lattice.size_tolerance``
     (a factor either way) of ``radius``, the tile size the lone hexagons show."""
+    ratio = _cell_radius(lat, cells) / max(radius, 1e-6)
+    return 1.0 / config.lattice.size_tolerance <= ratio <= config.lattice.size_tolerance
+
+
+def _cell_radius(lat: lattice_mod.Lattice, cells: list[tuple[int, int]]) -> float:
+    """The median image circumradius of (a dozen of) the lattice's ``cells``."""
     sizes = []
     for cell in cells[:: max(1, len(cells) // 12)]:
         corners = lat.cell_corners(cell)
         sizes.append(float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean()))
-    ratio = float(np.median(sizes)) / max(radius, 1e-6)
-    return 1.0 / config.lattice.size_tolerance <= ratio <= config.lattice.size_tolerance
+    return float(np.median(sizes))
 
 
 ART_CLASSES = np.array([edges_mod.MEADOW, edges_mod.FOREST, edges_mod.GRAIN, edges_mod.ROOF,
@@ -898,13 +904,14 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     meadows = [m for m, k in zip(meadows, keep, strict=True) if k]
     veils = [v for v, k in zip(veils, keep, strict=True) if k]
     classes_of = [c for c, k in zip(classes_of, keep, strict=True) if k]
+
     def read_one(i: int) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], Reading]:
         return _read_tile(photo, found[i], meadows[i], classes_of[i], veils[i], gains, off,
                           config)
 
     with ThreadPoolExecutor(max_workers=_threads(config)) as pool:
-        for probs, opinion, sections, reading in pool.map(read_one, range(len(found))):
-            tile_probs.append((probs, sections))
+        for probs, opinion, tile_sections, reading in pool.map(read_one, range(len(found))):
+            tile_probs.append((probs, tile_sections))
             second.append(opinion)
             readings.append(reading)
             if clock:
