@@ -241,12 +241,14 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
         clock.check()
     if _looks_assembled(hexes, clusters):
         return _locate_assembled(image, comps, raw, config, clock), "assembled"
-    if len(hexes) == 1 and len(comps) == 1:
-        # One hexagonal outline: a lone tile, or a compact map whose outline looks like
-        # one big hexagon. The seams inside decide: a lattice of several cells with art.
+    big = _outline_maybe_a_map(hexes, config)
+    if big is not None:
+        # A lone tile, or a compact map whose outline looks like one big hexagon (beside
+        # cards or a marker, too few outlines for a median). The seams inside decide: a
+        # lattice of several cells with art.
         as_map = [Blob(contour=b.contour, area=b.area, hexagon=None) for b in comps]
         try:
-            cells = _locate_assembled(image, as_map, raw, config, clock, hexes[0].hexagon)
+            cells = _locate_assembled(image, as_map, raw, config, clock, big.hexagon)
         except ScanError:
             cells = []
         if len(cells) >= config.find.map_min_cells:
@@ -272,6 +274,19 @@ def _never_one_huge_tile(comps: list[Blob], config: ScanConfig) -> list[Blob]:
     return [Blob(contour=b.contour, area=b.area, hexagon=None)
             if b.hexagon is not None and b.area > config.find.huge_tile_factor * typical
             else b for b in comps]
+
+
+def _outline_maybe_a_map(hexes: list[Blob], config: ScanConfig) -> Blob | None:
+    """The hexagonal outline that may be a whole map: the only one, or one more than
+    ``find.huge_tile_factor`` times the area of every other (loose tiles are all of a
+    size; cards or a marker taken for a hexagon are far smaller than a map)."""
+    if not hexes:
+        return None
+    big = max(hexes, key=lambda b: b.area)
+    others = [b.area for b in hexes if b is not big]
+    if not others or big.area > config.find.huge_tile_factor * max(others):
+        return big
+    return None
 
 
 def _hex_radius(blob: Blob) -> float:

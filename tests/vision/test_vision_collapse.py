@@ -3,6 +3,8 @@ tile stays one tile (issue 14 item 1). Rendered photos, real OpenCV."""
 
 from __future__ import annotations
 
+import importlib
+
 import cv2
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ import pytest
 from companion.rules import catalogue, rotate
 from companion.vision import scan
 from companion.vision.config import DEFAULT_CONFIG
+from companion.vision.find_tiles import Blob
 from companion.vision.synth.render import render_record
 
 
@@ -99,3 +102,38 @@ def test_cells_over_a_mat_a_score_pad_or_a_box_lid_are_not_tiles() -> None:
                                art_weak_share=0.0, art_bare_share=0.0, blank_share_max=1.1,
                                paper_share_max=1.1, island_min_cells=0)
     assert len(read_tiles(photo, found + fakes, kind, off).tiles) == len(found) + 3
+
+
+def _outline(area: float, hexagon: bool = True) -> Blob:
+    return Blob(contour=np.zeros((6, 1, 2), np.int32), area=area,
+                hexagon=np.zeros((6, 2)) if hexagon else None)
+
+
+def test_only_an_outline_far_larger_than_every_other_may_be_a_map() -> None:
+    maybe = importlib.import_module("companion.vision.scan")._outline_maybe_a_map
+    lone = _outline(1000.0)
+    assert maybe([lone], DEFAULT_CONFIG) is lone
+    big, cards = _outline(590000.0), _outline(22000.0)
+    assert maybe([cards, big], DEFAULT_CONFIG) is big  # two outlines: no median to trust
+    assert maybe([_outline(1000.0), _outline(1100.0)], DEFAULT_CONFIG) is None  # loose tiles
+    assert maybe([_outline(1000.0), _outline(2500.0)], DEFAULT_CONFIG) is None
+    assert maybe([], DEFAULT_CONFIG) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [7611, 7634])
+def test_a_map_whose_outline_is_one_hexagon_beside_cards_or_a_marker_is_a_map(seed: int
+                                                                               ) -> None:
+    """Real tiles on cloth, the map's outline fitting one big hexagon, cards (7611) or a
+    marker (7634) beside it: with two outlines the median tile was the mean of the map's
+    and the cards', so the map was one loose tile of two (7611) or of one (7634)."""
+    from companion.vision.synth import composite
+    from companion.vision.synth.evaluate import compare, composite_cases
+
+    if composite.shared_tiles_dir() is None:
+        pytest.skip("../shared/tiles is absent")
+    case = next(composite_cases(1, seed, (4000, 3000), real_table=True))
+    result = scan(case.photo, DEFAULT_CONFIG.tuned(time_limit_s=120.0))
+    tally = compare(result, case.truth, case.kind)
+    assert result.kind == "assembled"
+    assert tally.placed_right == len(case.truth) and tally.extra <= 1
