@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test install install-dev lint typecheck bench clean train-scanner fit-doubt train-flags
+.PHONY: run test install install-dev lint typecheck bench clean train-scanner fit-doubt train-flags fit-cells
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,12 @@ train-scanner: install-dev
 # doubtful) from scans of real-table photos of seeds no evaluation uses (~7 min, seeded).
 train-flags: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.train_flags
+
+# Refits companion/vision/models/cells.json (which located cells of a map hold a tile)
+# from the cells the lattice locates in photos of seeds no evaluation uses (~8 min,
+# seeded). ROWS=FILE keeps the located cells there; with REUSE=1 it refits in seconds.
+fit-cells: install-dev
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.fit_cells --tiles $(TILES) $(if $(ROWS),--rows $(ROWS)) $(if $(REUSE),--reuse-rows)
 
 # Refits companion/vision/models/doubt.json (which edges the review highlights) from scans
 # of photos generated from seeds no evaluation uses (~10 min, seeded). ROWS=FILE keeps the

@@ -131,6 +131,14 @@ class FindConfig:
     map_min_cells: int = 3
     """A lone hexagonal outline is a map when a lattice inside it finds this many cells
     with tile art; else it is one loose tile (and the scan warns)."""
+    ring_cells: bool = False
+    """Training only (``synth.fit_cells``): also locate every free neighbour of the map
+    (``LocatedTile.beside``), the table, mats and clutter a silhouette could take in."""
+    learned_cells: bool = True
+    """Whether the cells of an assembled map hold tiles is judged by the learned model
+    (``cell_art``, ``models/cells.json``, ``make fit-cells``); false: by the hand-set
+    ``art_*``, ``blank_*`` and ``paper_*`` rules above (``scan._shows_tile_art``), which
+    loose tiles always use."""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ import numpy as np
 
 from companion.rules import DIRECTIONS, opposite
 from companion.vision.edges import LETTERS
+from companion.vision.logistic import LogisticModel
 from companion.vision.prior import candidates
 
 CALIBRATOR_PATH = Path(__file__).resolve().parent / "models" / "doubt.json"
@@ -180,42 +181,18 @@ def design(evidence: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Calibrator:
+class Calibrator(LogisticModel):
     """Logistic model of P(edge wrong | evidence) and the doubt threshold. ``features``
     names the input columns (``COLUMNS``); ``mean`` and ``scale`` standardise them."""
 
-    features: tuple[str, ...]
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray
-    bias: float
-    threshold: float
-    meta: dict[str, Any]
-
     def probability(self, evidence: np.ndarray) -> np.ndarray:
         """P(wrong) of each row of ``evidence`` (n x len(FEATURES))."""
-        z = ((design(evidence) - self.mean) / self.scale) @ self.weights
-        return 1.0 / (1.0 + np.exp(-np.clip(z + self.bias, -50.0, 50.0)))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"features": list(self.features), "mean": [round(float(v), 6) for v in self.mean],
-                "scale": [round(float(v), 6) for v in self.scale],
-                "weights": [round(float(v), 6) for v in self.weights],
-                "bias": round(self.bias, 6), "threshold": round(self.threshold, 6),
-                "meta": self.meta}
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", "utf-8")
+        return self.probability_of(design(evidence))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibrator:
-        if tuple(data["features"]) != COLUMNS:
-            raise ValueError("doubt calibrator fitted on other features than "
-                             "companion.vision.doubt.FEATURES: run make fit-doubt")
-        return cls(tuple(data["features"]), np.asarray(data["mean"], np.float64),
-                   np.asarray(data["scale"], np.float64),
-                   np.asarray(data["weights"], np.float64), float(data["bias"]),
-                   float(data["threshold"]), dict(data.get("meta", {})))
+        return cls.read(data, COLUMNS, "doubt calibrator fitted on other features than "
+                                       "companion.vision.doubt.FEATURES: run make fit-doubt")
 
 
 @lru_cache(maxsize=4)

@@ -10,9 +10,9 @@ earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_re
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
 foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
--> ``rectify`` -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory``
-(each physical tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges
-to check).
+-> ``rectify`` -> ``cell_art`` (which cells hold a tile) -> ``terrain_model`` (edges)
+-> ``tasks`` -> ``prior`` and ``inventory`` (each physical tile once, decoded jointly)
+-> ``consistency`` -> ``doubt`` (which edges to check).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -39,6 +39,7 @@ from companion.rules import (
     parse_task,
     write_record,
 )
+from companion.vision import cell_art
 from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
@@ -155,6 +156,9 @@ class LocatedTile:
     agreement: float | None = None
     """How well the outline at ``corners`` agrees with the seams
     (``lattice.CellFits.agreement``); None for a loose tile."""
+    beside: bool = False
+    """A free neighbour of the map located only to fit the cell model
+    (``find.ring_cells``): never judged as one of the map's cells."""
 
 
 class Deadline:
@@ -325,6 +329,8 @@ class _Placed:
     """Each tile's cell and image corners on its own outline."""
     agreements: list[float]
     """Each tile's ``lattice.CellFits.agreement``."""
+    beside: set[tuple[int, int]] = field(default_factory=set)
+    """The free neighbours among ``tiles`` (``find.ring_cells``)."""
 
     @property
     def agreement(self) -> float:
@@ -444,7 +450,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
               for lat, cells in _distinct(layouts, radius)]
     keeps = [p for p in placed if len(p.tiles) >= len(placed[0].tiles)]
     chosen = max(keeps, key=lambda p: p.agreement)
-    return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit)
+    return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
+                        cell in chosen.beside)
             for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
 
 
@@ -485,16 +492,21 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
     cells = cells + _grown_cells(at_lattice, lat, image, view, cells, config, clock)
     apart = _seamless_groups(lat, view, cells, config)
     cells = [c for c in cells if c not in apart]
-    fits = lattice_mod.fit_cells(lat, view, cells, config)
+    beside: list[tuple[int, int]] = []
+    if config.find.ring_cells:
+        taken = set(cells)
+        beside = sorted({(c[0] + d.q, c[1] + d.r) for c in cells for d in DIRECTIONS} - taken)
+        beside = [c for c in beside if _within(lat.cell_corners(c), image)]
+    fits = lattice_mod.fit_cells(lat, view, cells + beside, config)
     out, agree = [], []
-    for i, cell in enumerate(cells):
+    for i, cell in enumerate(cells + beside):
         # Whether the cell holds a tile is judged where the lattice puts it; the art
         # is read where the tile's own outline lies.
         if _is_bare_table(at_lattice(cell), config, exposure):
             continue
         out.append((cell, fits.corners[cell]))
         agree.append(float(fits.agreement[i]))
-    return _Placed(out, agree)
+    return _Placed(out, agree, set(beside))
 
 
 def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
@@ -572,30 +584,31 @@ ART_CLASSES = np.array([edges_mod.MEADOW, edges_mod.FOREST, edges_mod.GRAIN, edg
 def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
                     colourful: list[float], config: ScanConfig,
                     tile_like: list[bool] | None = None) -> list[bool]:
-    """Whether each located cell shows tile art like the photo's other tiles, judged
-    relative to the median tile by its share of game colours (meadow, forest, grain),
-    of art colours (those plus roofs, water and cobbles) and its texture (mean |Laplacian|):
-    texture at least ``find.art_texture_min``; few game colours (below
+    """The hand-set rules (loose tiles, or ``find.learned_cells`` false; else
+    ``cell_art`` decides): whether each located cell shows tile art like the photo's
+    other tiles, judged relative to the median tile by its share of game colours
+    (meadow, forest, grain), of art colours (those plus roofs, water and cobbles) and its
+    texture (mean |Laplacian|): texture at least ``find.art_texture_min``; few game colours (below
     ``find.art_share_min``) need art colours (``find.art_colour_min``); a weak share
     (below ``find.art_weak_share``) needs the median texture, or two neighbours in the
     lattice that pass (a village tile inside the map), and almost none (below
     ``find.art_bare_share``: a patterned cloth) three, whatever its texture; never
     much flatter than the tiles (``find.blank_share_max``: glare over the table, a
     plain lid) nor showing blank paper (``find.paper_share_max``: a score pad, cards;
-    ``_flat_and_paper``). A score pad, cards, a box lid, markers or a play mat taken
+    ``cell_art.flat_and_paper``). A score pad, cards, a box lid, markers or a play mat taken
     into the map's lattice fall short. The medians are
     those of the ``tile_like`` cells (enough of the game's colours) when there are
     three of them: cells over cloth may outnumber the tiles."""
     if len(found) < 3:
         return [True] * len(found)
-    texture = [_texture(f.rectified, config)[0] for f in found]
+    texture = [cell_art.texture(f.rectified, config)[0] for f in found]
     ref = [i for i, ok in enumerate(tile_like or []) if ok]
     if len(ref) < 3:
         ref = list(range(len(found)))
     share_mid = max(float(np.median([terrain_like[i] for i in ref])), 1e-6)
     colour_mid = max(float(np.median([colourful[i] for i in ref])), 1e-6)
     texture_mid = max(float(np.median([texture[i] for i in ref])), 1e-6)
-    flat_paper = np.array([_flat_and_paper(f.rectified, config) for f in found])
+    flat_paper = np.array([cell_art.flat_and_paper(f.rectified, config) for f in found])
     flat_mid, paper_mid = np.median(flat_paper[ref], axis=0)
     blank = [f >= max(config.find.blank_share_max, flat_mid + config.find.blank_margin)
              or p >= max(config.find.paper_share_max, paper_mid + config.find.blank_margin)
@@ -616,22 +629,6 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
             ok = sum((f.cell[0] + d.q, f.cell[1] + d.r) in passing for d in DIRECTIONS) >= n
         out.append(ok)
     return out
-
-
-def _flat_and_paper(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
-    """The shares of a rectified cell's inside that are flat (grey spread below 4 over
-    7 pixels) and flat, bright and grey (blank paper)."""
-    import cv2
-
-    inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
-                      np.ones((9, 9), np.uint8)) > 0
-    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    mean = cv2.blur(gray, (7, 7))
-    spread = np.sqrt(np.maximum(cv2.blur(gray * gray, (7, 7)) - mean * mean, 0.0))
-    flat = spread < 4.0
-    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
-    paper = flat & (hsv[:, :, 2] > 190) & (hsv[:, :, 1] < 45)
-    return float(flat[inner].mean()), float(paper[inner].mean())
 
 
 def _groups(cells: list[tuple[int, int]], gap: int) -> list[list[tuple[int, int]]]:
@@ -714,10 +711,10 @@ def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         return []
     # Positive evidence only: the art's edges (not mere contrast, as a shadow's ramp
     # has), about as busy as the map's own tiles in this photo (blur lowers both).
-    typical = float(np.median([_texture(at_lattice(c), config)[0] for c in cells]))
+    typical = float(np.median([cell_art.texture(at_lattice(c), config)[0] for c in cells]))
     need = max(config.lattice.bare_texture_max / exposure,
                config.lattice.rescue_texture_frac * typical)
-    return [c for c in doubtful if _texture(at_lattice(c), config)[0] >= need]
+    return [c for c in doubtful if cell_art.texture(at_lattice(c), config)[0] >= need]
 
 
 def _art_measures(tile: np.ndarray, meadow: edges_mod.MeadowRef, config: ScanConfig
@@ -726,7 +723,7 @@ def _art_measures(tile: np.ndarray, meadow: edges_mod.MeadowRef, config: ScanCon
     inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
     classes = edges_mod.pixel_classes(tile, meadow)[inside]
     return (float(np.mean(np.isin(classes, edges_mod.GAME_CLASSES))),
-            _texture(tile, config)[0])
+            cell_art.texture(tile, config)[0])
 
 
 def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
@@ -739,18 +736,17 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     grey village tile like a grey cloth): once the lattice is known, each free
     neighbour of the map is judged where the lattice puts it, against this photo's
     own tiles and table. It must be textured (``lattice.grow_texture_frac`` of the
-    map's median cell), neither flat nor paper-white (``_flat_and_paper``), show some
+    map's median cell), neither flat nor paper-white (``cell_art.flat_and_paper``), show some
     of the game's colours (meadow, forest, grain; ``lattice.grow_share_frac`` of the
     median cell's share), and its colours must be likelier among the map's cells than
     on the table's border (``background.ColourOdds``): wood grain passes the first
     tests, never the last. Accepted cells grow the map ring by ring;
-    ``_shows_tile_art`` and ``_one_landscape`` judge them again with the rest."""
+    ``holds_tiles`` judges them again with the rest."""
     import cv2
 
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
-    h, w = image.shape[:2]
     sample = cells[:: max(1, len(cells) // 24)]
     tiles = [at_lattice(c) for c in sample]
     gains = edges_mod.white_gains(tiles)
@@ -772,9 +768,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
                 n = (c[0] + d.q, c[1] + d.r)
                 if n in taken or n in rejected or n in candidates:
                     continue
-                corners = lat.cell_corners(n)
-                if (corners.min() < 0 or corners[:, 0].max() >= w
-                        or corners[:, 1].max() >= h):
+                if not _within(lat.cell_corners(n), image):
                     rejected.add(n)
                     continue
                 candidates.append(n)
@@ -784,7 +778,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
                 clock.check()
             tile = edges_mod.apply_gains(at_lattice(n), gains)
             share, texture = _art_measures(tile, meadow, config)
-            flat, paper = _flat_and_paper(tile, config)
+            flat, paper = cell_art.flat_and_paper(tile, config)
             ok = (texture >= grow.grow_texture_frac * texture_mid
                   and flat < config.find.blank_share_max
                   and paper < config.find.paper_share_max
@@ -797,6 +791,12 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
             else:
                 rejected.add(n)
     return out
+
+
+def _within(corners: np.ndarray, image: np.ndarray) -> bool:
+    """Whether a cell's corners all lie inside the image."""
+    h, w = image.shape[:2]
+    return bool(corners.min() >= 0 and corners[:, 0].max() < w and corners[:, 1].max() < h)
 
 
 def _exposure_gain(tiles: list[np.ndarray], config: ScanConfig) -> float:
@@ -818,20 +818,9 @@ def _is_bare_table(tile: np.ndarray, config: ScanConfig, exposure: float = 1.0) 
     """A lattice cell over table seen through a hole in the map: smooth and plain,
     where every tile's art has edges and contrast (both measured as if the photo had
     the standard exposure: times ``exposure``, see ``_exposure_gain``)."""
-    texture, spread = _texture(tile, config)
+    texture, spread = cell_art.texture(tile, config)
     return (texture * exposure < config.lattice.bare_texture_max
             and spread * exposure < config.lattice.bare_std_max)
-
-
-def _texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
-    """Mean |Laplacian| and grey standard deviation inside a rectified cell."""
-    import cv2
-
-    inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
-                      np.ones((15, 15), np.uint8)) > 0
-    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float64)
-    return (float(np.abs(cv2.Laplacian(gray, cv2.CV_64F))[inner].mean()),
-            float(gray[inner].std()))
 
 
 def _threads(config: ScanConfig) -> int:
@@ -881,10 +870,28 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
     return probs, opinion, sections, (code, conf, attrs)
 
 
-def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanConfig,
-               clock: Deadline | None = None) -> Scan:
-    """Read the art of every located tile and build the record."""
-    warnings: list[str] = []
+class Prepared(NamedTuple):
+    """The located cells ready to read: white-balanced (``gains``), the glare veil
+    divided out (``veils``), each with its local meadow and pixel classes, and each
+    cell's share of the game's colours (meadow, forest, grain)."""
+
+    found: list[LocatedTile]
+    gains: np.ndarray
+    veils: list[np.ndarray | None]
+    meadows: list[edges_mod.MeadowRef]
+    classes: list[np.ndarray]
+    game_share: list[float]
+
+    def keeping(self, keep: list[bool]) -> Prepared:
+        def kept(items: list[Any]) -> list[Any]:
+            return [x for x, k in zip(items, keep, strict=True) if k]
+
+        return Prepared(kept(self.found), self.gains, kept(self.veils), kept(self.meadows),
+                        kept(self.classes), kept(self.game_share))
+
+
+def prepare(found: list[LocatedTile], config: ScanConfig) -> Prepared:
+    """White balance, glare removal, meadows and pixel classes of the located cells."""
     gains = edges_mod.white_gains([f.rectified for f in found])
     found = [replace(f, rectified=edges_mod.apply_gains(f.rectified, gains))
              for f in found]
@@ -896,29 +903,60 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
+    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    classes = [edges_mod.pixel_classes(f.rectified, m)
+               for f, m in zip(found, meadows, strict=True)]
+    game = [float(np.mean(np.isin(c[inside], edges_mod.GAME_CLASSES))) for c in classes]
+    return Prepared(found, gains, veils, meadows, classes, game)
+
+
+def cell_rows(ready: Prepared, config: ScanConfig) -> np.ndarray:
+    """The ``cell_art.FEATURES`` rows of the prepared cells of an assembled map."""
+    return cell_art.features([f.rectified for f in ready.found], ready.classes,
+                             [f.cell for f in ready.found],
+                             [f.agreement for f in ready.found], config,
+                             config.terrain.min_terrain_fraction,
+                             [not f.beside for f in ready.found])
+
+
+def holds_tiles(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:
+    """Which prepared cells hold a tile: for an assembled map the learned judgement
+    (``cell_art``, when ``find.learned_cells`` and the model is shipped), else the
+    hand-set rules (``_shows_tile_art``); then only the map's own groups
+    (``_one_landscape``)."""
+    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    model = cell_art.load_model() if config.find.learned_cells else None
+    if kind == "assembled" and model is not None and len(ready.found) >= 3:
+        p = model.probability(cell_rows(ready, config))
+        keep = [bool(v >= model.threshold) for v in p]
+    else:
+        tile_like = [t >= config.terrain.min_terrain_fraction for t in ready.game_share]
+        colourful = [float(np.mean(np.isin(c[inside], ART_CLASSES))) for c in ready.classes]
+        keep = _shows_tile_art(ready.found, ready.game_share, colourful, config, tile_like)
+    keep = [k and not f.beside for f, k in zip(ready.found, keep, strict=True)]
+    if kind == "assembled":
+        keep = _one_landscape(ready.found, keep, config)
+    return keep
+
+
+def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanConfig,
+               clock: Deadline | None = None) -> Scan:
+    """Read the art of every located tile and build the record."""
+    warnings: list[str] = []
+    ready = prepare(found, config)
+    # Cells over cloth or clutter the silhouette took in may outnumber the tiles: the
+    # photo shows tiles when enough cells show the game's colours.
+    tile_like = [t >= config.terrain.min_terrain_fraction for t in ready.game_share]
+    if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(ready.found)):
+        raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
+                        "tiles (a photo of something else?)")
+    ready = ready.keeping(holds_tiles(ready, kind, config))
+    found, gains, veils, meadows, classes_of = (ready.found, ready.gains, ready.veils,
+                                                ready.meadows, ready.classes)
     readings: list[Reading] = []
     tile_probs: list[tuple[np.ndarray, tuple[str, ...]]] = []
     second: list[np.ndarray] = []
     off = config.decode.off_catalogue_prior if config.decode.use_catalogue else 1.0
-    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
-    classes_of = [edges_mod.pixel_classes(f.rectified, m)
-                  for f, m in zip(found, meadows, strict=True)]
-    terrain_like = [float(np.mean(np.isin(c[inside], edges_mod.GAME_CLASSES)))
-                    for c in classes_of]
-    # Cells over cloth or clutter the silhouette took in may outnumber the tiles: the
-    # photo shows tiles when enough cells show the game's colours.
-    tile_like = [t >= config.terrain.min_terrain_fraction for t in terrain_like]
-    if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(found)):
-        raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
-                        "tiles (a photo of something else?)")
-    colourful = [float(np.mean(np.isin(c[inside], ART_CLASSES))) for c in classes_of]
-    keep = _shows_tile_art(found, terrain_like, colourful, config, tile_like)
-    if kind == "assembled":
-        keep = _one_landscape(found, keep, config)
-    found = [f for f, k in zip(found, keep, strict=True) if k]
-    meadows = [m for m, k in zip(meadows, keep, strict=True) if k]
-    veils = [v for v, k in zip(veils, keep, strict=True) if k]
-    classes_of = [c for c, k in zip(classes_of, keep, strict=True) if k]
 
     def read_one(i: int) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], Reading]:
         return _read_tile(photo, found[i], meadows[i], classes_of[i], veils[i], gains, off,

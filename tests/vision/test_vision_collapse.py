@@ -84,7 +84,11 @@ def _fake(rectified_like: np.ndarray, kind: str, seed: int) -> np.ndarray:
     return out
 
 
-def test_cells_over_a_mat_a_score_pad_or_a_box_lid_are_not_tiles() -> None:
+@pytest.mark.parametrize("learned", [True, False])
+def test_cells_over_a_mat_a_score_pad_or_a_box_lid_are_not_tiles(learned: bool) -> None:
+    """Beside the map, touching it: the learned judgement (``cell_art``) and the
+    hand-set rules both refuse them; with every rule off they would be read as tiles."""
+    from companion.rules import DIRECTIONS
     from companion.vision.io import load_photo
     from companion.vision.scan import LocatedTile, locate_tiles, read_tiles
 
@@ -92,15 +96,23 @@ def test_cells_over_a_mat_a_score_pad_or_a_box_lid_are_not_tiles() -> None:
     photo = load_photo(_jpeg(rendered.image), DEFAULT_CONFIG)
     found, kind = locate_tiles(photo.image, DEFAULT_CONFIG)
     assert kind == "assembled" and len(found) >= 18
-    far = np.array([[5.0, 5.0], [15.0, 5.0], [20.0, 14.0], [15.0, 23.0], [5.0, 23.0],
-                    [0.0, 14.0]])
-    fakes = [LocatedTile((40 + i, 40), far, _fake(found[0].rectified, k, i))
-             for i, k in enumerate(("felt", "pad", "lid"))]
-    result = read_tiles(photo, found + fakes, kind, DEFAULT_CONFIG)
+    taken = {f.cell for f in found}
+    free = sorted({(c[0] + d.q, c[1] + d.r) for c in taken if c is not None
+                   for d in DIRECTIONS} - taken)
+    by_cell = {f.cell: f for f in found}
+    fakes = []
+    for i, k in enumerate(("felt", "pad", "lid")):
+        cell = free[3 * i]
+        near = next(by_cell[(cell[0] + d.q, cell[1] + d.r)] for d in DIRECTIONS
+                    if (cell[0] + d.q, cell[1] + d.r) in by_cell)
+        fakes.append(LocatedTile(cell, near.corners, _fake(found[0].rectified, k, i),
+                                 near.agreement))
+    config = DEFAULT_CONFIG.tuned(learned_cells=learned)
+    result = read_tiles(photo, found + fakes, kind, config)
     assert len(result.tiles) == len(found)
-    off = DEFAULT_CONFIG.tuned(art_texture_min=0.0, art_share_min=0.0, art_colour_min=0.0,
-                               art_weak_share=0.0, art_bare_share=0.0, blank_share_max=1.1,
-                               paper_share_max=1.1, island_min_cells=0)
+    off = config.tuned(learned_cells=False, art_texture_min=0.0, art_share_min=0.0,
+                       art_colour_min=0.0, art_weak_share=0.0, art_bare_share=0.0,
+                       blank_share_max=1.1, paper_share_max=1.1, island_min_cells=0)
     assert len(read_tiles(photo, found + fakes, kind, off).tiles) == len(found) + 3
 
 

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import edges, lattice, scan
+from companion.vision import cell_art, edges, lattice, scan
 from companion.vision.background import fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.io import load_photo
@@ -98,8 +98,8 @@ def test_blank_and_paper_cells_are_measured() -> None:
     h, w = edges.hexagon_mask(DEFAULT_CONFIG.rectify.radius).shape
     art = np.clip(rng.normal(110, 30, (h, w, 3)), 0, 255).astype(np.uint8)
     paper = np.full((h, w, 3), 235, np.uint8)
-    assert scan_mod._flat_and_paper(art, DEFAULT_CONFIG) == (0.0, 0.0)
-    flat, white = scan_mod._flat_and_paper(paper, DEFAULT_CONFIG)
+    assert cell_art.flat_and_paper(art, DEFAULT_CONFIG) == (0.0, 0.0)
+    flat, white = cell_art.flat_and_paper(paper, DEFAULT_CONFIG)
     assert flat == 1.0 and white == 1.0
 
 

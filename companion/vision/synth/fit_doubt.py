@@ -245,10 +245,7 @@ def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray, photos: np.nda
     """P(wrong) of every row from a calibrator fitted without its photo's fold (the
     photos dealt to ``folds`` folds at random): what the calibrator says of photos it
     has not seen, to choose the threshold by."""
-    names = sorted(set(photos.tolist()))
-    order = np.random.default_rng(seed).permutation(len(names))
-    fold_of = {names[i]: k % folds for k, i in enumerate(order)}
-    fid = np.array([fold_of[p] for p in photos.tolist()])
+    fid = photo_folds(photos, folds, seed)
     out = np.zeros(len(y))
     for k in range(folds):
         tr, te = fid != k, fid == k
@@ -256,6 +253,14 @@ def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray, photos: np.nda
             continue
         out[te] = probability(x[te], fit_logistic(x[tr], y[tr], group_weights(groups[tr]), l2))
     return out
+
+
+def photo_folds(photos: np.ndarray, folds: int, seed: int) -> np.ndarray:
+    """The fold (0 .. ``folds`` - 1) of every row: the photos dealt to folds at random."""
+    names = sorted(set(photos.tolist()))
+    order = np.random.default_rng(seed).permutation(len(names))
+    fold_of = {names[i]: k % folds for k, i in enumerate(order)}
+    return np.array([fold_of[p] for p in photos.tolist()])
 
 
 def report(p: np.ndarray, y: np.ndarray, groups: np.ndarray, threshold: float) -> list[str]:

@@ -1,0 +1,225 @@
+"""Whether a located cell of an assembled map holds a tile: a learned judgement of its art.
+
+Representation: the lattice covers the map's silhouette, and a silhouette can take in
+what lies beside the map (a score pad, cards, a box lid, markers, a play mat, table
+grain the background model missed). Each located cell (rectified to the standard
+hexagon, after the scan's white balance and glare removal) gets a row of ``FEATURES``:
+its share of each pixel class (``edges.pixel_classes``, read against the photo's own
+meadow), its share of blank paper, how much its gradients run one way (wood grain and
+ruled paper do, tile art does not), its texture, flatness, saturation, brightness and
+mean colour relative to the photo's median tile-like cell only (tiles in one photo share
+light and focus, clutter does not; an absolute level would learn the training photos'
+light), how well its outline agrees with the seams, and how many of its lattice
+neighbours were located. A logistic model (``CellModel``: standardisation, weights,
+bias, over the row and a few hinges of it, ``design``) turns the row into P(tile); cells
+at or above ``CellModel.threshold`` are kept. The weights and the threshold are fitted
+on scans of rendered and composite photos with known truth that no evaluation uses
+(``companion.vision.synth.fit_cells``, ``make fit-cells``). File: ``models/cells.json``
+(``features`` names the columns, so a file for other features is refused rather than
+misread).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.rules import DIRECTIONS
+from companion.vision import edges as edges_mod
+from companion.vision.config import ScanConfig
+from companion.vision.logistic import LogisticModel
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "cells.json"
+
+CLASS_FEATURES = tuple(f"share_{name}" for name in edges_mod.CLASSES)
+FEATURES: tuple[str, ...] = (
+    *CLASS_FEATURES,
+    "game_rel",         # share of game colours (meadow, forest, grain), log of / median
+    "art_rel",          # share of art colours (those, roofs, water, cobbles), likewise
+    "texture_rel",      # log of texture (mean |Laplacian| inside) / median
+    "spread_rel",       # log of grey standard deviation / median
+    "flat_rel",         # share of flat pixels (grey spread below 4 over 7) - median
+    "paper",            # share of flat, bright, grey pixels (blank paper)
+    "paper_rel",        # paper - median paper
+    "saturation_rel",   # log of mean HSV saturation / median
+    "value_rel",        # log of mean HSV value / median
+    "colour_dist",      # distance of the mean Lab colour from the median cell's / 100
+    "coherence",        # how much the gradients run one way (0 every way .. 1 one way)
+    "coherence_rel",    # coherence - median coherence
+    "misfit",           # 1 - seam agreement / median agreement, clipped to 0..1
+    "neighbours",       # share of the six lattice neighbours that were located
+    "tile_neighbours",  # share of the six that show enough game colours
+)
+
+HINGES: tuple[tuple[str, tuple[float, ...], int], ...] = (
+    ("flat_rel", (0.0, 0.1, 0.2), 1),   # flatter than the tiles: felt, a lid, a pad
+    ("texture_rel", (-0.3, -0.7), -1),  # smoother than the tiles
+    ("misfit", (0.3,), 1),              # an outline the seams do not show
+)
+"""Hinge columns ``max(sign * (feature - knot), 0)`` the model adds (``design``): one
+clearly flat cell is no tile however much meadow green it shows, which a weight per
+feature alone cannot say."""
+COLUMNS: tuple[str, ...] = FEATURES + tuple(
+    f"{name}{'>' if sign > 0 else '<'}{knot:g}" for name, knots, sign in HINGES
+    for knot in knots)
+
+_INNER_CACHE: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _inner(radius: int, erode: int) -> np.ndarray:
+    key = (radius, erode)
+    if key not in _INNER_CACHE:
+        _INNER_CACHE[key] = cv2.erode(edges_mod.hexagon_mask(radius),
+                                      np.ones((erode, erode), np.uint8)) > 0
+    return _INNER_CACHE[key]
+
+
+def texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
+    """Mean |Laplacian| and grey standard deviation inside a rectified cell."""
+    inner = _inner(config.rectify.radius, 15)
+    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float64)
+    return (float(np.abs(cv2.Laplacian(gray, cv2.CV_64F))[inner].mean()),
+            float(gray[inner].std()))
+
+
+def flat_and_paper(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
+    """The shares of a rectified cell's inside that are flat (grey spread below 4 over
+    7 pixels) and flat, bright and grey (blank paper)."""
+    inner = _inner(config.rectify.radius, 9)
+    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(gray, (7, 7))
+    spread = np.sqrt(np.maximum(cv2.blur(gray * gray, (7, 7)) - mean * mean, 0.0))
+    flat = spread < 4.0
+    hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
+    paper = flat & (hsv[:, :, 2] > 190) & (hsv[:, :, 1] < 45)
+    return float(flat[inner].mean()), float(paper[inner].mean())
+
+
+def coherence(tile: np.ndarray, config: ScanConfig) -> float:
+    """How much a cell's gradients share one orientation: (l1 - l2) / (l1 + l2) of the
+    summed structure tensor of the squared-angle gradients (0: every way, 1: one way)."""
+    inner = _inner(config.rectify.radius, 15)
+    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[inner]
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[inner]
+    # Doubling the angle makes opposite gradients (both sides of a line) agree.
+    c, s = gx * gx - gy * gy, 2.0 * gx * gy
+    total = float(np.sum(np.hypot(c, s)))
+    return float(np.hypot(c.sum(), s.sum()) / total) if total > 1e-6 else 0.0
+
+
+def _log_ratio(values: np.ndarray, mid: float) -> np.ndarray:
+    return np.log(np.maximum(values, 1e-3) / max(mid, 1e-3))
+
+
+def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
+             cells: Sequence[tuple[int, int] | None], agreement: Sequence[float | None],
+             config: ScanConfig, min_game_share: float,
+             counted: Sequence[bool] | None = None) -> np.ndarray:
+    """The ``FEATURES`` rows (n x len(FEATURES)) of the located cells: ``tiles`` their
+    rectified art, ``classes`` its pixel classes, ``cells`` their lattice cells,
+    ``agreement`` their seam agreement (``lattice.CellFits``). The medians are those of
+    the cells whose game-colour share reaches ``min_game_share`` when there are three,
+    else of every cell; only the ``counted`` cells (default all) are medians and
+    neighbours (the training's free neighbours of the map are not)."""
+    n = len(tiles)
+    if n == 0:
+        return np.zeros((0, len(FEATURES)))
+    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    counts = np.array([np.bincount(c[inside].ravel(), minlength=len(edges_mod.CLASSES))
+                       [:len(edges_mod.CLASSES)] for c in classes], np.float64)
+    shares = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1.0)
+    game = shares[:, list(edges_mod.GAME_CLASSES)].sum(axis=1)
+    art_classes = [edges_mod.MEADOW, edges_mod.FOREST, edges_mod.GRAIN, edges_mod.ROOF,
+                   edges_mod.BLUE, edges_mod.PALE]
+    art = shares[:, art_classes].sum(axis=1)
+    busy = np.array([texture(t, config) for t in tiles])
+    flat = np.array([flat_and_paper(t, config) for t in tiles])
+    coh = np.array([coherence(t, config) for t in tiles])
+    hsv = np.array([cv2.cvtColor(t, cv2.COLOR_BGR2HSV)[inside].mean(axis=0) for t in tiles])
+    lab = np.array([cv2.cvtColor(t, cv2.COLOR_BGR2LAB)[inside].astype(np.float64).mean(axis=0)
+                    for t in tiles])
+    member = np.ones(n, bool) if counted is None else np.asarray(counted, bool)
+    ref = np.flatnonzero((game >= min_game_share) & member)
+    if len(ref) < 3:
+        ref = np.flatnonzero(member) if member.any() else np.arange(n)
+
+    def mid(v: np.ndarray) -> float:
+        return float(np.median(v[ref]))
+
+    lab_mid = np.median(lab[ref], axis=0)
+    fits = [a for a, m in zip(agreement, member, strict=True) if a is not None and m]
+    fit_mid = float(np.median(fits)) if fits else 0.0
+    misfit = np.array([0.0 if a is None or fit_mid <= 0 else
+                       float(np.clip(1.0 - a / fit_mid, 0.0, 1.0)) for a in agreement])
+    located = {c for c, m in zip(cells, member, strict=True) if c is not None and m}
+    tile_like = {c for c, g, m in zip(cells, game, member, strict=True)
+                 if c is not None and m and g >= min_game_share}
+
+    def around(c: tuple[int, int] | None, among: set[tuple[int, int]]) -> float:
+        if c is None:
+            return 0.0
+        return sum((c[0] + d.q, c[1] + d.r) in among for d in DIRECTIONS) / 6.0
+
+    columns = [
+        *shares.T,
+        _log_ratio(game, mid(game)),
+        _log_ratio(art, mid(art)),
+        _log_ratio(busy[:, 0], mid(busy[:, 0])),
+        _log_ratio(busy[:, 1], mid(busy[:, 1])),
+        flat[:, 0] - mid(flat[:, 0]),
+        flat[:, 1], flat[:, 1] - mid(flat[:, 1]),
+        _log_ratio(hsv[:, 1], mid(hsv[:, 1])),
+        _log_ratio(hsv[:, 2], mid(hsv[:, 2])),
+        np.linalg.norm(lab - lab_mid, axis=1) / 100.0,
+        coh, coh - mid(coh),
+        misfit,
+        np.array([around(c, located) for c in cells]),
+        np.array([around(c, tile_like) for c in cells]),
+    ]
+    return np.column_stack(columns)
+
+
+def design(rows: np.ndarray) -> np.ndarray:
+    """The model's input columns (``COLUMNS``) of feature rows (n x ``FEATURES``)."""
+    x = np.atleast_2d(np.asarray(rows, np.float64))
+    cols = [x]
+    for name, knots, sign in HINGES:
+        v = x[:, FEATURES.index(name)][:, None]
+        cols.append(np.maximum(sign * (v - np.asarray(knots)[None, :]), 0.0))
+    return np.hstack(cols)
+
+
+@dataclass(frozen=True)
+class CellModel(LogisticModel):
+    """Logistic model of P(tile | a cell's ``FEATURES``) and the keeping threshold;
+    ``features`` names the input columns (``COLUMNS``), ``mean`` and ``scale``
+    standardise them."""
+
+    def probability(self, rows: np.ndarray) -> np.ndarray:
+        """P(tile) of each row (n x len(FEATURES))."""
+        return self.probability_of(design(rows))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CellModel:
+        return cls.read(data, COLUMNS, "cell model fitted on other features than "
+                                       "companion.vision.cell_art.FEATURES: run make fit-cells")
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> CellModel:
+    return CellModel.from_json(json.loads(Path(path).read_text("utf-8")))
+
+
+def load_model(path: str | Path | None = None) -> CellModel | None:
+    """The model in ``path`` (default: the shipped ``models/cells.json``), cached; None
+    when there is no such file (the scan then uses its hand-set rules)."""
+    where = Path(path) if path is not None else MODEL_PATH
+    return _load(str(where)) if where.exists() else None

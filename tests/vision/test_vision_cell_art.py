@@ -1,0 +1,164 @@
+"""Whether a located cell holds a tile: the learned cell model (``cell_art``) and its
+fitting (``synth.fit_cells``). Real OpenCV on drawn cells and on a rendered map."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import cell_art, edges
+from companion.vision.config import DEFAULT_CONFIG
+from companion.vision.synth import fit_cells
+
+R = DEFAULT_CONFIG.rectify.radius
+
+
+def _blank() -> np.ndarray:
+    h, w = edges.hexagon_mask(R).shape
+    return np.zeros((h, w, 3), np.uint8)
+
+
+def test_ruled_lines_and_wood_grain_run_one_way_tile_art_does_not() -> None:
+    ruled = _blank() + 230
+    for y in range(4, ruled.shape[0], 9):
+        cv2.line(ruled, (0, y), (ruled.shape[1], y), (120, 90, 60), 1)
+    blobs = _blank()
+    rng = np.random.default_rng(3)
+    for _ in range(60):  # trees, roofs, fields: edges every way
+        x, y = (int(v) for v in rng.integers(10, ruled.shape[0] - 10, 2))
+        cv2.circle(blobs, (x, y), int(rng.integers(3, 9)), tuple(int(c) for c in
+                                                                 rng.integers(40, 220, 3)), -1)
+    assert cell_art.coherence(ruled, DEFAULT_CONFIG) > 0.9
+    assert cell_art.coherence(blobs, DEFAULT_CONFIG) < 0.3
+    assert cell_art.coherence(_blank(), DEFAULT_CONFIG) == 0.0
+
+
+def test_features_name_every_column_and_compare_each_cell_with_the_photos_median() -> None:
+    rng = np.random.default_rng(5)
+    tiles = [np.clip(_blank() + rng.normal(120, 40, _blank().shape), 0, 255).astype(np.uint8)
+             for _ in range(4)]
+    tiles.append(_blank() + 235)  # blank paper
+    classes = [edges.pixel_classes(t) for t in tiles]
+    cells = [(0, 0), (1, 0), (0, 1), (1, -1), (5, 5)]
+    rows = cell_art.features(tiles, classes, cells, [0.8, 0.8, 0.7, 0.9, 0.1],
+                             DEFAULT_CONFIG, 0.0)
+    assert rows.shape == (5, len(cell_art.FEATURES))
+    col = {name: rows[:, i] for i, name in enumerate(cell_art.FEATURES)}
+    assert col["paper"][4] > 0.9 > col["paper"][:4].max()
+    assert col["texture_rel"][4] < -3 < col["texture_rel"][:4].min()
+    assert col["misfit"][4] > 0.8 and col["misfit"][:4].max() < 0.15
+    assert col["neighbours"][4] == 0 and col["neighbours"][0] == 3 / 6
+    assert np.allclose(rows[:, :len(edges.CLASSES)].sum(axis=1), 1.0)
+
+
+def test_the_model_round_trips_and_refuses_a_file_for_other_features(tmp_path: Path) -> None:
+    n, m = len(cell_art.FEATURES), len(cell_art.COLUMNS)
+    model = cell_art.CellModel(cell_art.COLUMNS, np.zeros(m), np.ones(m),
+                               np.linspace(-1, 1, m), 0.5, 0.3, {"note": "test"})
+    path = tmp_path / "cells.json"
+    model.save(path)
+    again = cell_art.load_model(path)
+    assert again is not None and again.threshold == 0.3
+    rows = np.random.default_rng(1).normal(size=(7, n))
+    assert np.allclose(again.probability(rows), model.probability(rows), atol=1e-5)
+    data = json.loads(path.read_text())
+    data["features"] = data["features"][:-1]
+    path.write_text(json.dumps(data))
+    cell_art._load.cache_clear()
+    with pytest.raises(ValueError, match="fit-cells"):
+        cell_art.load_model(path)
+    assert cell_art.load_model(tmp_path / "absent.json") is None
+
+
+def test_the_shipped_model_is_fitted_on_these_features() -> None:
+    model = cell_art.load_model()
+    assert model is not None and model.features == cell_art.COLUMNS
+    assert 0.0 < model.threshold < 1.0
+    assert model.meta["keep"] == fit_cells.KEEP
+
+
+def test_hinges_say_how_far_past_a_knot_a_cell_is() -> None:
+    rows = np.zeros((2, len(cell_art.FEATURES)))
+    rows[0, cell_art.FEATURES.index("flat_rel")] = 0.25
+    rows[1, cell_art.FEATURES.index("texture_rel")] = -1.0
+    x = cell_art.design(rows)
+    assert x.shape == (2, len(cell_art.COLUMNS))
+    col = {name: x[:, i] for i, name in enumerate(cell_art.COLUMNS)}
+    assert np.allclose(col["flat_rel>0"], [0.25, 0.0])
+    assert np.allclose(col["flat_rel>0.2"], [0.05, 0.0])
+    assert np.allclose(col["texture_rel<-0.7"], [0.0, 0.3])
+    assert np.allclose(col["misfit>0.3"], [0.0, 0.0])
+
+
+def test_the_threshold_keeps_the_share_of_tiles_asked_for() -> None:
+    p = np.linspace(0.0, 1.0, 1001)
+    y = (p > 0.2).astype(int)
+    t = fit_cells.threshold_for(p, y, keep=0.99)
+    assert np.mean(p[y == 1] >= t) >= 0.99
+    assert np.mean(p[y == 1] >= t + 0.01) < 0.99
+
+
+def test_every_group_and_both_labels_weigh_alike() -> None:
+    y = np.array([1, 1, 1, 0, 1, 0, 0])
+    groups = np.array(["a", "a", "a", "a", "b", "b", "b"])
+    w = fit_cells.weights(y, groups)
+    for g in ("a", "b"):
+        for v in (0, 1):
+            assert w[(groups == g) & (y == v)].sum() == pytest.approx(1.0)
+    beside = np.array([False, False, False, False, False, True, False])
+    w = fit_cells.weights(y, groups, beside)
+    assert w[5] == pytest.approx(fit_cells.BESIDE_SHARE)  # the free neighbours of "b"
+    assert w[6] == pytest.approx(1.0 - fit_cells.BESIDE_SHARE)
+    assert w[3] == pytest.approx(1.0)  # "a" has no free neighbours: its own cells weigh 1
+
+
+def test_fitting_separates_cells_that_differ_as_tiles_and_clutter_do() -> None:
+    rng = np.random.default_rng(2)
+    n = len(cell_art.FEATURES)
+    tiles = rng.normal(0.0, 1.0, (300, n))
+    clutter = rng.normal(0.0, 1.0, (60, n))
+    clutter[:, cell_art.FEATURES.index("paper")] += 5.0
+    x = np.vstack([tiles, clutter])
+    y = np.r_[np.ones(300, int), np.zeros(60, int)]
+    groups = np.array(["g"] * 360)
+    photos = np.array([f"p{i % 12}" for i in range(360)])
+    oof = fit_cells.out_of_fold(x, y, groups, photos)
+    t = fit_cells.threshold_for(oof, y, keep=0.97)
+    assert np.mean(oof[y == 0] >= t) < 0.2
+
+
+def test_the_training_ring_locates_the_free_neighbours_and_a_scan_never_keeps_them() -> None:
+    import importlib
+
+    from companion.rules import DIRECTIONS
+    from companion.vision.io import load_photo
+    from companion.vision.synth.render import render_record
+    from tests.vision.test_vision_collapse import _hexagonal_map, _jpeg
+
+    scan_mod = importlib.import_module("companion.vision.scan")
+    rendered = render_record(_hexagonal_map(2, 7), seed=7, size_px=(2400, 1800))
+    photo = load_photo(_jpeg(rendered.image), DEFAULT_CONFIG)
+    plain, _ = scan_mod.locate_tiles(photo.image, DEFAULT_CONFIG)
+    ring_config = DEFAULT_CONFIG.tuned(ring_cells=True)
+    found, kind = scan_mod.locate_tiles(photo.image, ring_config)
+    map_cells = {f.cell for f in found if not f.beside}
+    beside = {f.cell for f in found if f.beside}
+    assert map_cells == {f.cell for f in plain} and len(beside) >= 6
+    assert all(any((c[0] + d.q, c[1] + d.r) in map_cells for d in DIRECTIONS)
+               for c in beside if c is not None)
+    ready = scan_mod.prepare(found, ring_config)
+    keep = scan_mod.holds_tiles(ready, kind, ring_config)
+    assert not any(k for f, k in zip(ready.found, keep, strict=True) if f.beside)
+    # Judged as cells of the map, most of the ring (table, cardboard walls, shadow) is
+    # refused by the model and nearly every tile kept.
+    rows = scan_mod.cell_rows(ready, ring_config)
+    model = cell_art.load_model()
+    assert model is not None
+    p = model.probability(rows)
+    ring = np.array([f.beside for f in ready.found])
+    assert np.mean(p[ring] >= model.threshold) < 0.5
+    assert np.mean(p[~ring] >= model.threshold) > 0.9
