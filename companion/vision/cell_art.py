@@ -34,6 +34,7 @@ import numpy as np
 from companion.rules import DIRECTIONS
 from companion.vision import edges as edges_mod
 from companion.vision.config import ScanConfig
+from companion.vision.lattice import misfits
 from companion.vision.logistic import LogisticModel
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cells.json"
@@ -155,10 +156,7 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
         return float(np.median(v[ref]))
 
     lab_mid = np.median(lab[ref], axis=0)
-    fits = [a for a, m in zip(agreement, member, strict=True) if a is not None and m]
-    fit_mid = float(np.median(fits)) if fits else 0.0
-    misfit = np.array([0.0 if a is None or fit_mid <= 0 else
-                       float(np.clip(1.0 - a / fit_mid, 0.0, 1.0)) for a in agreement])
+    misfit = np.array(misfits(agreement, member.tolist()))
     located = {c for c, m in zip(cells, member, strict=True) if c is not None and m}
     tile_like = {c for c, g, m in zip(cells, game, member, strict=True)
                  if c is not None and m and g >= min_game_share}

@@ -21,6 +21,7 @@ cell's corners onto its own tile's outline.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -1026,6 +1027,20 @@ class CellFits(NamedTuple):
 
     corners: dict[tuple[int, int], np.ndarray]
     agreement: np.ndarray
+
+
+def misfits(agreement: Sequence[float | None], counted: Sequence[bool] | None = None
+            ) -> list[float]:
+    """How much worse each cell's ``CellFits.agreement`` is than the median of the
+    ``counted`` cells' (default all): 0 at or above it, 1 not at all; 0 for a cell
+    without one (a loose tile) or when the median is not positive."""
+    member = [True] * len(agreement) if counted is None else list(counted)
+    fits = [a for a, m in zip(agreement, member, strict=True) if a is not None and m]
+    middle = float(np.median(fits)) if fits else 0.0
+    if middle <= 0:
+        return [0.0] * len(agreement)
+    return [0.0 if a is None else float(np.clip(1.0 - a / middle, 0.0, 1.0))
+            for a in agreement]
 
 
 def fit_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],

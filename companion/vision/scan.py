@@ -216,11 +216,19 @@ def _run(image: ImageInput, config: ScanConfig
     clock = Deadline(config.io.time_limit_s)
     photo = load_photo(image, config)
     clock.check()
+    found, kind, mask = locate(photo, config, clock)
+    clock.check()
+    return read_tiles(photo, found, kind, config, clock), found, photo, mask
+
+
+def locate(photo: Photo, config: ScanConfig, clock: Deadline | None = None
+           ) -> tuple[list[LocatedTile], str, np.ndarray]:
+    """The tiles of a loaded photo (``locate_tiles``), their kind and the foreground
+    mask (holes filled) they were found in."""
     raw = foreground_mask(photo.image, config, fill=False)
     mask = fill_holes(raw)
     found, kind = locate_tiles(photo.image, config, clock, mask, raw)
-    clock.check()
-    return read_tiles(photo, found, kind, config, clock), found, photo, mask
+    return found, kind, mask
 
 
 def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None = None,
@@ -924,12 +932,12 @@ def holds_tiles(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:
     (``cell_art``, when ``find.learned_cells`` and the model is shipped), else the
     hand-set rules (``_shows_tile_art``); then only the map's own groups
     (``_one_landscape``)."""
-    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
     model = cell_art.load_model() if config.find.learned_cells else None
     if kind == "assembled" and model is not None and len(ready.found) >= 3:
         p = model.probability(cell_rows(ready, config))
         keep = [bool(v >= model.threshold) for v in p]
     else:
+        inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
         tile_like = [t >= config.terrain.min_terrain_fraction for t in ready.game_share]
         colourful = [float(np.mean(np.isin(c[inside], ART_CLASSES))) for c in ready.classes]
         keep = _shows_tile_art(ready.found, ready.game_share, colourful, config, tile_like)
@@ -1046,12 +1054,7 @@ def _misfits(found: list[LocatedTile]) -> list[float]:
     """How much worse each tile's outline agrees with the seams than the photo's median
     tile's (0 at or above it, 1 not at all; 0 for loose tiles): a tile the lattice put
     beside its own outline is read from the wrong pixels."""
-    fits = [f.agreement for f in found if f.agreement is not None]
-    middle = float(np.median(fits)) if fits else 0.0
-    if middle <= 0:
-        return [0.0] * len(found)
-    return [0.0 if f.agreement is None else float(np.clip(1.0 - f.agreement / middle, 0, 1))
-            for f in found]
+    return lattice_mod.misfits([f.agreement for f in found])
 
 
 def _evidence(readings: list[Reading], cells: list[tuple[int, int] | None],

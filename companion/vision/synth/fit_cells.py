@@ -77,7 +77,6 @@ def rows_of_photo(job: tuple[str, int, str | None]
     (``find.ring_cells``)."""
     import importlib
 
-    from companion.vision.background import fill_holes, foreground_mask
     from companion.vision.config import DEFAULT_CONFIG
     from companion.vision.io import load_photo
 
@@ -86,9 +85,8 @@ def rows_of_photo(job: tuple[str, int, str | None]
     config = DEFAULT_CONFIG.tuned(ring_cells=True)
     case = _case(job)
     photo = load_photo(case.photo, config)
-    raw = foreground_mask(photo.image, config, fill=False)
     try:
-        found, kind = scan_mod.locate_tiles(photo.image, config, None, fill_holes(raw), raw)
+        found, kind, _ = scan_mod.locate(photo, config)
     except Exception:  # noqa: BLE001 - a photo the lattice refuses gives no rows
         found, kind = [], "none"
     if kind != "assembled" or len(found) < 3:
