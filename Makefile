@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test install install-dev lint typecheck bench clean train-scanner fit-doubt train-flags fit-cells
+.PHONY: run test install install-dev lint typecheck bench bench-scan clean train-scanner fit-doubt train-flags fit-cells
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ test: install-dev lint typecheck
 
 bench: install-dev
 	$(BIN)/python bench/rules_bench.py
+
+# Seconds per 12 MP photo, loading included (rendered real-table photos; bench/scan_bench.py).
+bench-scan: install-dev
+	$(BIN)/python bench/scan_bench.py
 
 # Retrains companion/vision/models/terrain.npz from renders and ../shared/tiles (~3 min,
 # seeded). TILES=DIR reads the development photos elsewhere; EVALUATE=1 prints the

@@ -207,7 +207,7 @@ class Lit:
     gain: float
 
 
-def _lit(tile: np.ndarray, meadow_value: float | None) -> Lit:
+def lit(tile: np.ndarray, meadow_value: float | None) -> Lit:
     """The tile seen at the standard exposure (``Lit``). The outline is a thin light line:
     what a small opening takes away from lightness minus saturation (white high, colours
     low)."""
@@ -226,13 +226,16 @@ def _lit(tile: np.ndarray, meadow_value: float | None) -> Lit:
 
 
 def candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-               meadow_value: float | None = None) -> list[Candidate]:
-    """Every pennant-like blob of the rectified tile (see the module docstring)."""
+               meadow_value: float | None = None, seen: Lit | None = None
+               ) -> list[Candidate]:
+    """Every pennant-like blob of the rectified tile (see the module docstring);
+    ``seen``: the tile's ``lit`` when already computed."""
     fc = config.flags
     radius = tile.shape[1] // 2
-    lit = _lit(tile, meadow_value)
-    inside, val, light, tophat = lit.inside, lit.val, lit.light, lit.tophat
-    hue, sat = lit.hsv[:, :, 0], lit.hsv[:, :, 1]
+    if seen is None:
+        seen = lit(tile, meadow_value)
+    inside, val, light, tophat = seen.inside, seen.val, seen.light, seen.tophat
+    hue, sat = seen.hsv[:, :, 0], seen.hsv[:, :, 1]
     white = (tophat > fc.outline_tophat).astype(np.uint8)
     # Cut along the outline, so a pennant lying on its own terrain stands apart.
     strong = ((sat >= fc.saturation_min) & (val >= 80) & inside & (tophat < fc.cut_tophat))
@@ -461,18 +464,20 @@ def _candidate_features(cands: list[Candidate], config: ScanConfig) -> list[floa
 
 def flag_features(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
                   meadow_value: float | None = None,
-                  found: list[Candidate] | None = None) -> np.ndarray:
+                  found: list[Candidate] | None = None, seen: Lit | None = None
+                  ) -> np.ndarray:
     """Features of a rectified tile for ``FlagModel`` (``N_FEATURES`` numbers);
-    ``found``: its ``candidates`` when already searched."""
+    ``found``: its ``candidates`` when already searched, ``seen`` its ``lit``."""
+    if seen is None:
+        seen = lit(tile, meadow_value)
     if found is None:
-        found = candidates(tile, config, meadow_value)
+        found = candidates(tile, config, meadow_value, seen)
     feats = _candidate_features(found, config)
     relaxed = dataclasses.replace(config, flags=dataclasses.replace(config.flags, **RELAXED))
-    feats += _candidate_features(candidates(tile, relaxed, meadow_value), config)
+    feats += _candidate_features(candidates(tile, relaxed, meadow_value, seen), config)
     radius = tile.shape[1] // 2
-    lit = _lit(tile, meadow_value)
-    val, tophat, gain = lit.val, lit.tophat, lit.gain
-    hue, sat = lit.hsv[:, :, 0], lit.hsv[:, :, 1]
+    val, tophat, gain = seen.val, seen.tophat, seen.gain
+    hue, sat = seen.hsv[:, :, 0], seen.hsv[:, :, 1]
     core = _inside(radius, tile.shape[:2]) & (_rim(radius, tile.shape[:2]) == 0)
     white = ((tophat > 25) & core).astype(np.float32)
     white_near = cv2.boxFilter(white, -1, (21, 21))
@@ -495,17 +500,18 @@ N_FEATURES = 2 * 8 + 1 + 3 * 5 + 12 + 1
 
 def flag_likelihood(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
                     meadow_value: float | None = None, model: FlagModel | None = None,
-                    found: list[Candidate] | None = None) -> float | None:
+                    found: list[Candidate] | None = None, seen: Lit | None = None
+                    ) -> float | None:
     """The model's probability that the tile carries a flag (None: no model shipped)."""
     model = model or load_model()
     if model is None:
         return None
-    return model.probability(flag_features(tile, config, meadow_value, found))
+    return model.probability(flag_features(tile, config, meadow_value, found, seen))
 
 
 def flag_maybe(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
                meadow_value: float | None = None,
-               found: list[Candidate] | None = None) -> bool:
+               found: list[Candidate] | None = None, seen: Lit | None = None) -> bool:
     """A tile on which ``find_flag`` found nothing, but which the model says likely
     carries a flag (``config.flags.use_model``; the model's threshold, or
     ``config.flags.maybe_above`` when set): the scan marks its flag doubtful."""
@@ -513,7 +519,7 @@ def flag_maybe(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
     if not fc.use_model:
         return False
     model = load_model()
-    p = flag_likelihood(tile, config, meadow_value, model, found)
+    p = flag_likelihood(tile, config, meadow_value, model, found, seen)
     if model is None or p is None:
         return False
     return p > (fc.maybe_above if fc.maybe_above is not None else model.threshold)

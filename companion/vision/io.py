@@ -140,7 +140,8 @@ def _from_bytes(data: bytes, config: ScanConfig) -> Photo:
             im = ImageOps.exif_transpose(im)
         if orientation in (5, 6, 7, 8):
             w, h = h, w
-        im = im.convert("RGB")
+        if im.mode != "RGB":
+            im = im.convert("RGB")
     rgb = np.asarray(im)
     bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
     photo = _downscale(bgr, (w, h), config)

@@ -797,8 +797,8 @@ def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5
     # The art's own correlation decays with the lag about alike in every direction:
     # subtract the mean over each ring of lags, and smooth a little (hand-laid tiles
     # spread each lattice peak over a few pixels).
-    yy, xx = np.indices(auto.shape)
-    ring = np.round(np.hypot(xx - centre[0], yy - centre[1])).astype(np.int64)
+    ring = np.round(np.hypot(np.arange(auto.shape[1]) - centre[0],
+                             (np.arange(auto.shape[0]) - centre[1])[:, None])).astype(np.int64)
     sums = np.bincount(ring.ravel(), auto.ravel())
     counts = np.bincount(ring.ravel())
     auto = auto - (sums / np.maximum(counts, 1))[ring].astype(np.float32)

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -52,8 +52,10 @@ from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
 from companion.vision.flags import candidates as flag_candidates
 from companion.vision.flags import find_flag, flag_maybe, outranks_bubble, unveiled
+from companion.vision.flags import lit as flag_light
 from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
+from companion.vision.memory import keep_freed_memory
 from companion.vision.prior import decode
 from companion.vision.rectify import rectify
 from companion.vision.tasks import read_task, reconcile_task
@@ -213,6 +215,7 @@ def _tile_order(result: Scan, found: list[LocatedTile], photo: Photo) -> list[in
 
 def _run(image: ImageInput, config: ScanConfig
          ) -> tuple[Scan, list[LocatedTile], Photo, np.ndarray]:
+    keep_freed_memory()
     clock = Deadline(config.io.time_limit_s)
     photo = load_photo(image, config)
     clock.check()
@@ -419,15 +422,19 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             ransac = lattice_mod.fit_lattice(centres, radius, config)
             if ransac is not None:
                 starts.insert(0, ransac)
-        for start in starts:
+        def refined(start: lattice_mod.Lattice, v: lattice_mod.MapView = v
+                    ) -> tuple[lattice_mod.Lattice, list[tuple[int, int]], float]:
             if clock:
                 clock.check()
             lat = lattice_mod.refine_by_seams(start, v, config)
             cells = lattice_mod.occupied(lat, v, config)
+            # Judge every candidate on the same view (the silhouette's size).
+            return lat, cells, lattice_mod.fit_quality(lat, view, config) if cells else -np.inf
+
+        for start, (lat, cells, score) in zip(starts, _in_parallel(refined, starts, config),
+                                              strict=True):
             if not cells:
                 continue
-            # Judge every candidate on the same view (the silhouette's size).
-            score = lattice_mod.fit_quality(lat, view, config)
             if sized and not _size_agrees(lat, cells, radius, config):
                 # The seams' period or tiles lying apart show the tile size: a lattice
                 # of another size only wins when nothing of the right size fits at all.
@@ -454,8 +461,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         cells = lattice_mod.occupied(wide, best.view, config)
         if cells:
             layouts.append((wide, cells))
-    placed = [_place_cells(image, view, lat, cells, config, clock)
-              for lat, cells in _distinct(layouts, radius)]
+    placed = _in_parallel(lambda layout: _place_cells(image, view, *layout, config, clock),
+                          _distinct(layouts, radius), config)
     keeps = [p for p in placed if len(p.tiles) >= len(placed[0].tiles)]
     chosen = max(keeps, key=lambda p: p.agreement)
     return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
@@ -831,6 +838,19 @@ def _is_bare_table(tile: np.ndarray, config: ScanConfig, exposure: float = 1.0) 
             and spread * exposure < config.lattice.bare_std_max)
 
 
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def _in_parallel(work: Callable[[_T], _R], items: list[_T], config: ScanConfig) -> list[_R]:
+    """``[work(x) for x in items]``, up to ``_threads`` at once (OpenCV and numpy release
+    the GIL); the first error is raised as in the loop."""
+    if len(items) < 2 or _threads(config) < 2:
+        return [work(x) for x in items]
+    with ThreadPoolExecutor(max_workers=min(len(items), _threads(config))) as pool:
+        return list(pool.map(work, items))
+
+
 def _threads(config: ScanConfig) -> int:
     """Threads reading tiles at once: ``io.threads``, or one per core (at most four)."""
     import os
@@ -857,7 +877,8 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
     # bubble: a task read without a marker gives way to a sure pennant.
     if marker is None and veil is not None:
         detail = unveiled(detail, veil)
-    pennants = flag_candidates(detail, config, tile_meadow[2]) if marker is None else None
+    seen = flag_light(detail, tile_meadow[2]) if marker is None else None
+    pennants = flag_candidates(detail, config, tile_meadow[2], seen) if seen is not None else None
     if kind_of_task is not None and pennants is not None:
         if outranks_bubble(pennants, config):
             kind_of_task = None
@@ -873,7 +894,7 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
     if flag is not None:
         attrs["flag"] = flag.kind
         attrs["flag_confidence"] = flag.confidence
-    elif pennants is not None and flag_maybe(detail, config, tile_meadow[2], pennants):
+    elif pennants is not None and flag_maybe(detail, config, tile_meadow[2], pennants, seen):
         attrs["flag_maybe"] = True  # no flag found, but the tile looks like it has one
     return probs, opinion, sections, (code, conf, attrs)
 
@@ -970,13 +991,13 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         return _read_tile(photo, found[i], meadows[i], classes_of[i], veils[i], gains, off,
                           config)
 
-    with ThreadPoolExecutor(max_workers=_threads(config)) as pool:
-        for probs, opinion, tile_sections, reading in pool.map(read_one, range(len(found))):
-            tile_probs.append((probs, tile_sections))
-            second.append(opinion)
-            readings.append(reading)
-            if clock:
-                clock.check()
+    for probs, opinion, tile_sections, reading in _in_parallel(read_one, list(range(len(found))),
+                                                               config):
+        tile_probs.append((probs, tile_sections))
+        second.append(opinion)
+        readings.append(reading)
+    if clock:
+        clock.check()
     free: list[np.ndarray | None] = [None] * len(found)
     if config.decode.use_catalogue and config.decode.use_inventory:
         # Each physical tile lies on the table at most once: decode all tiles together.

@@ -95,3 +95,13 @@ def test_the_training_harvest_reads_tiles_as_the_scan_passes_them(
     assert len(data["y"]) >= 10 and data["x"].shape == (len(data["y"]), flags.N_FEATURES)
     assert set(np.unique(data["y"])) <= {0, 1} and int(data["y"].sum()) >= 1
     assert len(data["kind"]) == len(data["y"])
+
+
+@pytest.mark.parametrize("flag", [None, "grain", "village"])
+def test_the_lit_tile_computed_once_gives_the_same_search_and_features(flag: str | None) -> None:
+    tile = _tile("GGMMFF", flag, 3)
+    seen = flags.lit(tile, None)
+    found = flags.candidates(tile, DEFAULT_CONFIG, None, seen)
+    assert found == flags.candidates(tile)
+    assert np.array_equal(flags.flag_features(tile, DEFAULT_CONFIG, None, found, seen),
+                          flags.flag_features(tile))

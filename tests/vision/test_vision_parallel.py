@@ -1,12 +1,15 @@
-"""Tiles are read in parallel (``scan.read_tiles``): the scan is the same with one thread
-or several. A rendered photo with tasks, markers and flags, real OpenCV."""
+"""The scan works in parallel (``scan._in_parallel``: the lattice's starts refined, its
+layouts placed and the tiles read at once): the scan is the same with one thread or
+several. A rendered photo with tasks, markers and flags, real OpenCV."""
 
 from __future__ import annotations
 
 import cv2
+import pytest
 
 from companion.vision import scan
 from companion.vision.config import DEFAULT_CONFIG
+from companion.vision.scan import _in_parallel
 from companion.vision.synth.render import render_record
 from companion.vision.synth.render_records import random_record
 
@@ -18,3 +21,20 @@ def test_one_thread_or_several_read_the_same_map() -> None:
     several = scan(photo, DEFAULT_CONFIG.tuned(threads=3, time_limit_s=120.0))
     assert len(one.tiles) >= 20
     assert one.to_json()["tiles"] == several.to_json()["tiles"]
+
+
+def test_parallel_work_keeps_the_order_of_its_items() -> None:
+    config = DEFAULT_CONFIG.tuned(threads=2)
+    assert _in_parallel(lambda x: x * x, list(range(20)), config) == [x * x for x in range(20)]
+    assert _in_parallel(lambda x: x, [], config) == []
+
+
+def test_parallel_work_raises_the_first_error_as_the_loop_would() -> None:
+    def work(x: int) -> int:
+        if x >= 3:
+            raise ValueError(f"item {x}")
+        return x
+
+    for threads in (1, 2):
+        with pytest.raises(ValueError, match="item 3"):
+            _in_parallel(work, list(range(6)), DEFAULT_CONFIG.tuned(threads=threads))

@@ -1,0 +1,105 @@
+"""Seconds per 12 MP photo of the scanner, loading included (issue 14's speed figure).
+
+    python bench/scan_bench.py [--set rendered|composite] [--count N] [--seed S]
+                               [--repeat R] [--tiles DIR]
+
+Builds real-table photos as the evaluation does (``synth.evaluate``: rendered ones need
+nothing, composites need ``../shared/tiles``), scans each ``--repeat`` times from its
+JPEG bytes and prints the median over photos of each photo's fastest scan, the median
+of all scans, and where the time goes (decoding, locating, reading; wall clock, the
+median over photos). A 2-core machine shared with others drifts by a quarter from one
+minute to the next: ``reference`` is the time of a fixed pure-Python and numpy workload
+measured beside the scans, so two runs can be compared by their ratio to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.vision import scan as scan_mod  # noqa: E402
+from companion.vision.synth import evaluate  # noqa: E402
+
+STAGES = ("load_photo", "locate", "read_tiles")
+
+
+def reference_seconds() -> float:
+    """A fixed workload: interpreter loop plus array arithmetic, best of three."""
+    best = float("inf")
+    a = np.random.default_rng(0).random(1_000_000)
+    for _ in range(3):
+        start = time.perf_counter()
+        total = 0
+        for i in range(300_000):
+            total += i & 7
+        for _ in range(20):
+            a = np.sqrt(a * a + 1.0) - 0.5
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def timed_stages(module: Any, spent: dict[str, list[float]]) -> None:
+    """Wrap the scanner's stages so each call's wall time is recorded in ``spent``."""
+    for name in STAGES:
+        inner = getattr(module, name)
+
+        def wrapper(*args: Any, _inner: Any = inner, _name: str = name, **kw: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return _inner(*args, **kw)
+            finally:
+                spent[_name].append(time.perf_counter() - start)
+
+        setattr(module, name, wrapper)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", choices=("rendered", "composite"), default="rendered")
+    ap.add_argument("--count", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=8000)
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--tiles", type=Path, default=None)
+    args = ap.parse_args(argv)
+    size = (4000, 3000)
+    if args.set == "rendered":
+        cases = list(evaluate.rendered_cases(args.count, args.seed, size, True))
+    else:
+        cases = list(evaluate.composite_cases(args.count, args.seed, size, args.tiles, True))
+    module = sys.modules["companion.vision.scan"]
+    spent: dict[str, list[float]] = defaultdict(list)
+    scan_mod(cases[0].photo)  # models loaded once, as in a running app
+    timed_stages(module, spent)
+    before = reference_seconds()
+    fastest = [float("inf")] * len(cases)
+    every: list[float] = []
+    for _ in range(args.repeat):
+        for i, case in enumerate(cases):
+            start = time.perf_counter()
+            scan_mod(case.photo)
+            took = time.perf_counter() - start
+            fastest[i] = min(fastest[i], took)
+            every.append(took)
+    after = reference_seconds()
+    print(f"{args.set} seed {args.seed} x{len(cases)}, {size[0]}x{size[1]}, "
+          f"{args.repeat} scans each")
+    print(f"median of each photo's fastest scan: {statistics.median(fastest):.2f} s")
+    print(f"median of all scans: {statistics.median(every):.2f} s "
+          f"(fastest {min(every):.2f}, slowest {max(every):.2f})")
+    print("median per stage: " + ", ".join(f"{name} {statistics.median(spent[name]):.2f} s"
+                                          for name in STAGES))
+    print(f"reference workload: {before:.3f} s before, {after:.3f} s after")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
