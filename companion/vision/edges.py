@@ -190,9 +190,9 @@ def _mark_banks(classes: np.ndarray) -> None:
     if not pale.any() or not blue.any():
         return
     near_blue = cv2.dilate(blue, np.ones((5, 5), np.uint8)) > 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    n, labels = cv2.connectedComponents(pale, connectivity=8)  # (faster without stats)
     touching = np.bincount(labels[near_blue & (pale > 0)], minlength=n)
-    area = stats[:, cv2.CC_STAT_AREA]
+    area = np.bincount(labels.ravel(), minlength=n)
     shore = (touching >= np.maximum(4, 0.12 * area)) | (touching >= 40)
     shore[0] = False
     classes[shore[labels] & (pale > 0)] = BANK

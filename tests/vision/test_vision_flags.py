@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision import flags
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.flags import find_flag, kind_of_hue
 from companion.vision.rectify import rectify
@@ -231,3 +232,18 @@ def test_unveiled_divides_out_a_glare_veil_of_any_size() -> None:
     assert veiled_kinds.count(None) >= 3, veiled_kinds  # what the veil did
     tile = _tile(CODES["grain"], "grain", 0)
     assert unveiled(tile, np.zeros((5, 5), np.float32)) is tile
+
+
+@pytest.mark.parametrize("connectivity", [4, 8])
+def test_components_give_opencv_s_labels_areas_and_boxes(connectivity: int) -> None:
+    rng = np.random.default_rng(connectivity)
+    for _ in range(50):
+        noise = cv2.GaussianBlur(rng.random((111, 128)), (0, 0), 2.0)
+        mask = (noise > np.quantile(noise, rng.uniform(0.4, 0.8))).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+            mask, connectivity, cv2.CV_32S, cv2.CCL_SAUF)
+        m, ours, areas = flags._components(mask, connectivity)
+        assert m == n and np.array_equal(ours, labels)
+        assert np.array_equal(areas, stats[:, cv2.CC_STAT_AREA])
+        for i in range(1, n):
+            assert flags._box(ours, i) == tuple(int(v) for v in stats[i, :4])
