@@ -299,8 +299,10 @@ def outline_cost(hom: np.ndarray, soft: np.ndarray, cells: np.ndarray,
     x1 = np.minimum(x0 + 1, w - 1)
     y1 = np.minimum(y0 + 1, h - 1)
     fx, fy = xs - x0, ys - y0
-    val = (soft[y0, x0] * (1 - fx) * (1 - fy) + soft[y0, x1] * fx * (1 - fy)
-           + soft[y1, x0] * (1 - fx) * fy + soft[y1, x1] * fx * fy)
+    flat = soft.reshape(-1)  # flat gathers: about twice as fast as indexing two axes
+    top, bottom = y0 * w, y1 * w
+    val = (flat[top + x0] * (1 - fx) * (1 - fy) + flat[top + x1] * fx * (1 - fy)
+           + flat[bottom + x0] * (1 - fx) * fy + flat[bottom + x1] * fx * fy)
     val = val.reshape(len(cells), -1)
     cover = val.mean(axis=1)
     occ = cover > 0.5
