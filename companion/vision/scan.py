@@ -988,16 +988,17 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     off = config.decode.off_catalogue_prior if config.decode.use_catalogue else 1.0
 
     def read_one(i: int) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], Reading]:
-        return _read_tile(photo, found[i], meadows[i], classes_of[i], veils[i], gains, off,
+        read = _read_tile(photo, found[i], meadows[i], classes_of[i], veils[i], gains, off,
                           config)
+        if clock:
+            clock.check()  # after every tile, as the time limit always was
+        return read
 
     for probs, opinion, tile_sections, reading in _in_parallel(read_one, list(range(len(found))),
                                                                config):
         tile_probs.append((probs, tile_sections))
         second.append(opinion)
         readings.append(reading)
-    if clock:
-        clock.check()
     free: list[np.ndarray | None] = [None] * len(found)
     if config.decode.use_catalogue and config.decode.use_inventory:
         # Each physical tile lies on the table at most once: decode all tiles together.
