@@ -345,8 +345,11 @@ class _Placed:
 
     @property
     def agreement(self) -> float:
-        """The tiles' mean agreement (-inf without tiles)."""
-        return float(np.mean(self.agreements)) if self.agreements else -np.inf
+        """The typical tile's agreement: the median (-inf without tiles). A lattice half
+        a cell off the map places more cells than there are tiles, each straddling two,
+        and a few good fits among many poor ones; cells grown onto the table beside the
+        map fit a little worse than tiles: the median follows neither."""
+        return float(np.median(self.agreements)) if self.agreements else -np.inf
 
 
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
@@ -454,8 +457,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     if config.lattice.snap_search_wide > 0:
         # Hand-laid tiles drift further from one homography than the search reaches:
         # grow the best start again with a wider search. The silhouette misjudges a
-        # drifting lattice; each tile's own outline judges, among the lattices that
-        # keep as many tiles.
+        # drifting lattice (and one half a cell off where it is broken); each tile's
+        # own outline judges (``_Placed.agreement``).
         wide = lattice_mod.refine_by_seams(best.start, best.view, config,
                                            config.lattice.snap_search_wide)
         cells = lattice_mod.occupied(wide, best.view, config)
@@ -463,8 +466,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             layouts.append((wide, cells))
     placed = _in_parallel(lambda layout: _place_cells(image, view, *layout, config, clock),
                           _distinct(layouts, radius), config)
-    keeps = [p for p in placed if len(p.tiles) >= len(placed[0].tiles)]
-    chosen = max(keeps, key=lambda p: p.agreement)
+    chosen = max(placed, key=lambda p: p.agreement)
     return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
                         cell in chosen.beside)
             for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]

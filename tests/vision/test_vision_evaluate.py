@@ -130,6 +130,15 @@ def test_the_light_of_generated_photos_can_be_fixed(capsys):
     assert capsys.readouterr().out.startswith("set: rendered, shadow 0.3, glare 0.0")
 
 
+def test_skipped_photos_leave_the_rest_of_a_set_as_it_was() -> None:
+    """``skip`` draws only the later photos of a set, the same ones as without it."""
+    whole = list(ev.rendered_cases(3, 11, (320, 240)))
+    tail = list(ev.rendered_cases(3, 11, (320, 240), skip=2))
+    assert [c.name for c in tail] == ["rendered-13"]
+    assert tail[0].photo == whole[2].photo and tail[0].truth == whole[2].truth
+    assert len(whole[0].truth) != len(whole[1].truth) or whole[0].photo != whole[1].photo
+
+
 def test_missed_flags_marked_doubtful_are_counted() -> None:
     from types import SimpleNamespace
 

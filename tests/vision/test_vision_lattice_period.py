@@ -118,14 +118,16 @@ def test_glare_over_holes_in_the_map_is_not_tiles() -> None:
 def test_a_map_in_pieces_smaller_than_a_tile_still_shows_its_period() -> None:
     """Real tiles on dark wood in dim light with wide hand-laid gaps (composite 2605 of
     the evaluation): the silhouette's pieces big enough to be tiles hold too little of
-    the seams to show the period, the whole foreground does. Without it a lattice of
-    the outline's fitted at the wrong offset: 19 of 20 tiles placed, 44 of 120 edges."""
+    the seams to show the period, the whole foreground does. Without it, and without
+    the wider second growth (which finds the map too since layouts are judged by their
+    typical tile), a lattice of the outline's fitted at the wrong offset: 19 of 20
+    tiles placed, 48 of 120 edges."""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases, matched_pairs
 
     if composite.shared_tiles_dir() is None:
         pytest.skip("../shared/tiles is absent")
-    case = list(composite_cases(6, 2600, (4000, 3000), real_table=True))[5]
+    case = next(composite_cases(6, 2600, (4000, 3000), real_table=True, skip=5))
 
     def read(config: object) -> tuple[int, int, int]:
         result = scan(case.photo, config)  # type: ignore[arg-type]
@@ -137,4 +139,4 @@ def test_a_map_in_pieces_smaller_than_a_tile_still_shows_its_period() -> None:
     found, placed, edges_right = read(slow)
     assert placed == len(case.truth) == 20 and found <= 21
     assert edges_right >= 70
-    assert read(slow.tuned(period_from_whole=False))[2] < 60
+    assert read(slow.tuned(period_from_whole=False, snap_search_wide=0.0))[2] < 60

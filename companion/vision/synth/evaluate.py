@@ -358,16 +358,20 @@ def truth_of_json(data: dict[str, Any]) -> list[Truth]:
 
 
 def rendered_cases(count: int, seed: int, size: tuple[int, int],
-                   real_table: bool = False, **light: float) -> Iterator[Case]:
+                   real_table: bool = False, skip: int = 0, **light: float) -> Iterator[Case]:
     """``light``: ``shadow``, ``lighting`` or ``glare`` fixed for every photo (else drawn
-    at random, as ``render.render_record`` does)."""
+    at random, as ``render.render_record`` does). The first ``skip`` of the ``count``
+    photos are not drawn (the rest are the same as without skipping)."""
     from companion.vision.synth.render import render_record
     from companion.vision.synth.render_records import random_record
 
     rng = np.random.default_rng(seed)
     for i in range(count):
         s = seed + i
-        text = random_record(s, int(rng.integers(15, 46)))
+        tiles = int(rng.integers(15, 46))
+        if i < skip:
+            continue
+        text = random_record(s, tiles)
         r = render_record(text, seed=s, size_px=size, jpeg_quality=None,
                           real_table=real_table, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
@@ -377,15 +381,18 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
 
 def composite_cases(count: int, seed: int, size: tuple[int, int],
                     tiles: str | Path | None = None, real_table: bool = False,
-                    **light: float) -> Iterator[Case]:
+                    skip: int = 0, **light: float) -> Iterator[Case]:
     """Composites of the crops from the tiles folder ``tiles`` (see
-    ``composite.shared_tiles_dir``); ``light`` as for ``rendered_cases``."""
+    ``composite.shared_tiles_dir``); ``light`` and ``skip`` as for ``rendered_cases``."""
     from companion.vision.synth.composite import composite_record
 
     rng = np.random.default_rng(seed)
     for i in range(count):
         s = seed + i
-        r = composite_record(seed=s, landscape=int(rng.integers(20, 41)), size_px=size,
+        landscape = int(rng.integers(20, 41))
+        if i < skip:
+            continue
+        r = composite_record(seed=s, landscape=landscape, size_px=size,
                              folder=tiles, jpeg_quality=None, real_table=real_table,
                              **light)
         quality = int(r.params.get("jpeg_quality") or 90)
