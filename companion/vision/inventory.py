@@ -11,7 +11,7 @@ the others from the landscape sections).
 "off the catalogue") maximising the summed log score: the best rotation's log
 likelihood plus the catalogue prior of ``prior.decode``, or for an off-catalogue
 reading the raw per-edge reading plus the far smaller off-catalogue prior. It is an
-assignment problem (``scipy.optimize.linear_sum_assignment`` over photo tiles x
+assignment problem (``assignment.least_cost_assignment`` over photo tiles x
 (physical tiles + one off-catalogue column per photo tile)). ``free_candidates``
 then gives each photo tile the rotations of its own assigned tile and of every tile
 nobody took, so the per-tile decoder (``prior.decode``) and neighbour consistency
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from companion.rules import catalogue, rotate
+from companion.vision.assignment import least_cost_assignment
 from companion.vision.edges import LETTERS
 from companion.vision.prior import candidates
 
@@ -79,7 +79,7 @@ def assign(probs: Sequence[np.ndarray], sections: Sequence[tuple[str, ...]],
         ll = logp[np.arange(6), inv.rotations].sum(axis=2).max(axis=1)  # best turn each
         cost[i, :p_count] = np.where(allowed, -(ll + log_w_cat), _IMPOSSIBLE)
         cost[i, p_count + i] = -(float(logp.max(axis=1).sum()) + log_w_off)
-    rows, cols = linear_sum_assignment(cost)
+    rows, cols = least_cost_assignment(cost)
     out: list[int | None] = [None] * n
     for i, j in zip(rows, cols, strict=True):
         out[int(i)] = int(j) if j < p_count else None
