@@ -184,8 +184,13 @@ class LatticeConfig:
     snap_search_wide: float = 0.5
     """The best lattice's start is grown again searching this far (0: not at all): tiles
     laid by hand drift from one homography more than ``snap_search_frac`` allows. Of
-    the two, the one whose tiles' own outlines agree best with the seams wins (the
-    median ``lattice.CellFits.agreement`` of its tiles)."""
+    the lattices placed (``placed_candidates``, this one), the one whose tiles' own
+    outlines agree best with the seams wins (the median ``lattice.CellFits.agreement``
+    of its tiles)."""
+    placed_candidates: int = 2
+    """How many of the lattices grown from the starts, best ``fit_quality`` first, have
+    their cells placed and judged by their tiles' own outlines (with the wider growth
+    of the best one): the silhouette's fit errs where it is broken or takes in clutter."""
     snap_steps: int = 9
     snap_reach: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 99, 99, 99)
     """Lattice distance from the middle cell of the cells used in each growth round."""

@@ -411,6 +411,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             views.append(lattice_mod.map_view(image, map_mask, size))
     best: _Candidate | None = None
     other: _Candidate | None = None
+    fitting: list[_Candidate] = []  # every candidate of the right size
     for v in views:
         if v is view:
             # The silhouette's outline is a start of its own only when the seams did not
@@ -444,8 +445,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                 if other is None or score > other.score:
                     other = _Candidate(score, lat, cells, start, v)
                 continue
+            fitting.append(_Candidate(score, lat, cells, start, v))
             if best is None or score > best.score:
-                best = _Candidate(score, lat, cells, start, v)
+                best = fitting[-1]
     if best is None and other is not None and sized and config.lattice.rescue_coarser:
         best = _coarser(other, view, radius, config, clock)
     best = best or other
@@ -453,7 +455,12 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     if one_tile is not None and not _a_map_inside(one_tile, period, best, view, config):
         return []
-    layouts = [(best.lattice, best.cells)]
+    # The silhouette's judgement (``fit_quality``) errs where the silhouette is broken
+    # or takes in clutter: the runners-up are placed too, and the tiles' own outlines
+    # judge (``_Placed.agreement``).
+    runners_up = sorted((c for c in fitting if c is not best), key=lambda c: -c.score)
+    layouts = [(c.lattice, c.cells)
+               for c in [best, *runners_up][:max(1, config.lattice.placed_candidates)]]
     if config.lattice.snap_search_wide > 0:
         # Hand-laid tiles drift further from one homography than the search reaches:
         # grow the best start again with a wider search. The silhouette misjudges a
