@@ -513,7 +513,7 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
     exposure = _exposure_gain([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
                               config)
     cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config, exposure)
-    cells = cells + _grown_cells(at_lattice, lat, image, view, cells, config, clock)
+    cells = cells + _grown_cells(at_lattice, lat, image, cells, config, clock)
     apart = _seamless_groups(lat, view, cells, config)
     cells = [c for c in cells if c not in apart]
     beside: list[tuple[int, int]] = []
@@ -750,37 +750,76 @@ def _art_measures(tile: np.ndarray, meadow: edges_mod.MeadowRef, config: ScanCon
             cell_art.texture(tile, config)[0])
 
 
+class _ArtReference(NamedTuple):
+    """What this photo's tiles look like, for judging cells beside the map
+    (``_grown_cells``): the white ``gains`` and ``meadow`` of a sample of the map's
+    cells, the median cell's share of game colours (``share``) and ``texture``, and the
+    ``odds`` of a colour among those cells against the table's border."""
+
+    gains: np.ndarray
+    meadow: edges_mod.MeadowRef
+    share: float
+    texture: float
+    odds: ColourOdds
+
+
+def _art_reference(tiles: list[np.ndarray], image: np.ndarray, config: ScanConfig
+                   ) -> _ArtReference:
+    """The ``_ArtReference`` of a sample of the map's rectified cells (``tiles``)."""
+    gains = edges_mod.white_gains(tiles)
+    meadow = edges_mod.meadow_reference([edges_mod.apply_gains(t, gains) for t in tiles])
+    measures = np.array([_art_measures(edges_mod.apply_gains(t, gains), meadow, config)
+                         for t in tiles])
+    share, texture = np.maximum(np.median(measures, axis=0), 1e-6)
+    inner = _inner_mask(config)
+    odds = ColourOdds(np.concatenate([t[inner] for t in tiles]), border_pixels(image, config))
+    return _ArtReference(gains, meadow, float(share), float(texture), odds)
+
+
+def _inner_mask(config: ScanConfig) -> np.ndarray:
+    """The standard hexagon less a rim of four pixels (boolean)."""
+    import cv2
+
+    return cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
+                     np.ones((9, 9), np.uint8)) > 0
+
+
 def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
-                 lat: lattice_mod.Lattice, image: np.ndarray, view: lattice_mod.MapView,
-                 cells: list[tuple[int, int]], config: ScanConfig,
-                 clock: Deadline | None = None) -> list[tuple[int, int]]:
+                 lat: lattice_mod.Lattice, image: np.ndarray, cells: list[tuple[int, int]],
+                 config: ScanConfig, clock: Deadline | None = None) -> list[tuple[int, int]]:
     """Cells next to the map that the silhouette missed but that show a tile.
 
     The table model can lose whole tiles (dark wood in dim light looks like forest, a
     grey village tile like a grey cloth): once the lattice is known, each free
     neighbour of the map is judged where the lattice puts it, against this photo's
-    own tiles and table. It must be textured (``lattice.grow_texture_frac`` of the
-    map's median cell), neither flat nor paper-white (``cell_art.flat_and_paper``), show some
-    of the game's colours (meadow, forest, grain; ``lattice.grow_share_frac`` of the
-    median cell's share), and its colours must be likelier among the map's cells than
-    on the table's border (``background.ColourOdds``): wood grain passes the first
-    tests, never the last. Accepted cells grow the map ring by ring;
-    ``holds_tiles`` judges them again with the rest."""
-    import cv2
-
+    own tiles and table (``_ArtReference``). It must be textured (``lattice.grow_texture_frac``
+    of the map's median cell), neither flat nor paper-white (``cell_art.flat_and_paper``),
+    show some of the game's colours (meadow, forest, grain; ``lattice.grow_share_frac``
+    of the median cell's share), and its colours must be likelier among the map's cells
+    than on the table's border (``background.ColourOdds``): wood grain passes the first
+    tests, never the last. The tests are tried cheapest first. Accepted cells grow the
+    map ring by ring; ``holds_tiles`` judges them again with the rest."""
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
-    sample = cells[:: max(1, len(cells) // 24)]
-    tiles = [at_lattice(c) for c in sample]
-    gains = edges_mod.white_gains(tiles)
-    meadow = edges_mod.meadow_reference([edges_mod.apply_gains(t, gains) for t in tiles])
-    measures = np.array([_art_measures(edges_mod.apply_gains(t, gains), meadow, config)
-                         for t in tiles])
-    share_mid, texture_mid = np.maximum(np.median(measures, axis=0), 1e-6)
-    inner = cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
-                      np.ones((9, 9), np.uint8)) > 0
-    odds = ColourOdds(np.concatenate([t[inner] for t in tiles]), border_pixels(image, config))
+    ref = _art_reference([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
+                         image, config)
+    inner = _inner_mask(config)
+    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+
+    def shows_a_tile(n: tuple[int, int]) -> bool:
+        tile = edges_mod.apply_gains(at_lattice(n), ref.gains)
+        if cell_art.texture(tile, config)[0] < grow.grow_texture_frac * ref.texture:
+            return False
+        flat, paper = cell_art.flat_and_paper(tile, config)
+        if flat >= config.find.blank_share_max or paper >= config.find.paper_share_max:
+            return False
+        classes = edges_mod.pixel_classes(tile, ref.meadow)[inside]
+        if float(np.mean(np.isin(classes, edges_mod.GAME_CLASSES))) < (
+                grow.grow_share_frac * ref.share):
+            return False
+        return ref.odds.mean_log_odds(at_lattice(n)[inner]) >= grow.grow_log_odds_min
+
     taken = set(cells)
     rejected: set[tuple[int, int]] = set()
     out: list[tuple[int, int]] = []
@@ -800,15 +839,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         for n in candidates:
             if clock:
                 clock.check()
-            tile = edges_mod.apply_gains(at_lattice(n), gains)
-            share, texture = _art_measures(tile, meadow, config)
-            flat, paper = cell_art.flat_and_paper(tile, config)
-            ok = (texture >= grow.grow_texture_frac * texture_mid
-                  and flat < config.find.blank_share_max
-                  and paper < config.find.paper_share_max
-                  and share >= grow.grow_share_frac * share_mid
-                  and odds.mean_log_odds(at_lattice(n)[inner]) >= grow.grow_log_odds_min)
-            if ok:
+            if shows_a_tile(n):
                 taken.add(n)
                 out.append(n)
                 frontier.append(n)
