@@ -288,6 +288,15 @@ def outline_cost(hom: np.ndarray, soft: np.ndarray, cells: np.ndarray,
     the silhouette is from 0 (free cell) or 1 (occupied cell) at sample points.
     Returns the cost and the per-cell coverage.
     """
+    err, area, cover = _cell_coverage(hom, soft, cells, samples)
+    return _mismatched_area(err, area, cover), cover
+
+
+def _cell_coverage(hom: np.ndarray, soft: np.ndarray, cells: np.ndarray,
+                   samples: np.ndarray = UNIT_SAMPLES
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell (``outline_cost``): its disagreement with the silhouette, its image area
+    and the share of it the silhouette covers; each cell's values depend on it alone."""
     centres = np.stack([1.5 * cells[:, 0], SQRT3 * (cells[:, 1] + cells[:, 0] / 2)], axis=1)
     pts = (centres[:, None, :] + samples[None, :, :]).reshape(-1, 1, 2)
     img = cv2.perspectiveTransform(pts, hom).reshape(-1, 2).astype(np.float32)
@@ -310,8 +319,13 @@ def outline_cost(hom: np.ndarray, soft: np.ndarray, cells: np.ndarray,
     # Weight each cell by its area in the image: the cost is a mismatched area.
     wgt = centres[:, 0] * hom[2, 0] + centres[:, 1] * hom[2, 1] + hom[2, 2]
     area = np.abs(np.linalg.det(hom) / np.maximum(np.abs(wgt), 1e-9) ** 3)
+    return err, area, cover
+
+
+def _mismatched_area(err: np.ndarray, area: np.ndarray, cover: np.ndarray) -> float:
+    """``outline_cost`` from its cells' ``_cell_coverage``."""
     total = float((area * cover).sum())
-    return float((err * area).sum() / max(total, 1e-9)), cover
+    return float((err * area).sum() / max(total, 1e-9))
 
 
 def _affine_offset_costs(base: np.ndarray, soft: np.ndarray, cells: np.ndarray,
@@ -500,11 +514,10 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
     offsets = np.stack([sx.ravel(), sy.ravel()], axis=1)  # S x 2
     middle = np.array([view.middle])
     hom = lat.homography
-    best_j = fit_quality(lat, view, config)
+    best_j, cells = quality_and_cells(lat, view, config)  # ``hom``'s occupied cells
     tried: set[tuple[tuple[int, int], ...]] = set()  # cell sets already fitted from ``hom``
     for reach in config.lattice.snap_reach:
         cur = Lattice(hom, lat.inliers)
-        cells = occupied(cur, view, config)
         if len(cells) < 3:
             break
         mid_lat = cur.to_lattice(middle)[0]
@@ -529,9 +542,9 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
             continue
         if not plausible(new, radius, cells):
             continue
-        j = fit_quality(Lattice(new, 0), view, config)
+        j, new_cells = quality_and_cells(Lattice(new, 0), view, config)
         if j >= best_j:
-            hom, best_j = new, j
+            hom, best_j, cells = new, j, new_cells
             tried.clear()
         elif reach >= 99:
             break  # the whole map no longer improves
@@ -556,11 +569,23 @@ def plausible(hom: np.ndarray, radius: float, cells: list[tuple[int, int]]) -> b
 def fit_quality(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG) -> float:
     """How well a lattice explains the photo: boundary strength along the occupied
     cells' outlines minus the silhouette mismatch (higher is better)."""
-    cells = occupied(lat, view, config)
+    return quality_and_cells(lat, view, config)[0]
+
+
+def quality_and_cells(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
+                      ) -> tuple[float, list[tuple[int, int]]]:
+    """``fit_quality`` and the ``occupied`` cells it is judged on, from one sampling of
+    the silhouette (-inf and no cells when none is occupied)."""
+    around = _cells_around(lat.homography, view.box, view.radius)
+    if len(around) == 0:
+        return -np.inf, []
+    err, area, cover = _cell_coverage(lat.homography, view.soft, around)
+    keep = cover >= config.lattice.occupancy_min
+    cells = [(int(q), int(r)) for q, r in around[keep]]
     if not cells:
-        return -np.inf
-    cost = outline_cost(lat.homography, view.soft, np.array(cells))[0]
-    return seam_score(lat, cells, view.grad) - cost
+        return -np.inf, []
+    cost = _mismatched_area(err[keep], area[keep], cover[keep])
+    return seam_score(lat, cells, view.grad) - cost, cells
 
 
 def _hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:

@@ -431,9 +431,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             if clock:
                 clock.check()
             lat = lattice_mod.refine_by_seams(start, v, config)
-            cells = lattice_mod.occupied(lat, v, config)
             # Judge every candidate on the same view (the silhouette's size).
-            return lat, cells, lattice_mod.fit_quality(lat, view, config) if cells else -np.inf
+            score, judged = lattice_mod.quality_and_cells(lat, view, config)
+            cells = judged if v is view else lattice_mod.occupied(lat, v, config)
+            return lat, cells, score if cells else -np.inf
 
         for start, (lat, cells, score) in zip(starts, _in_parallel(refined, starts, config),
                                               strict=True):
@@ -574,10 +575,9 @@ def _coarser(fine: _Candidate, view: lattice_mod.MapView, radius: float,
         scale = np.array([[k, 0.0, ox], [0.0, k, oy], [0.0, 0.0, 1.0]])
         start = lattice_mod.Lattice(fine.lattice.homography @ scale, 0)
         lat = lattice_mod.refine_by_seams(start, view, config)
-        cells = lattice_mod.occupied(lat, view, config)
+        score, cells = lattice_mod.quality_and_cells(lat, view, config)
         if not cells or not _size_agrees(lat, cells, radius, config):
             continue
-        score = lattice_mod.fit_quality(lat, view, config)
         if best is None or score > best.score:
             best = _Candidate(score, lat, cells, start, view)
     return best

@@ -1,5 +1,7 @@
 """``lattice.outline_cost`` samples the silhouette bilinearly at each cell's sample
-points: its coverage equals a plain two-axis bilinear interpolation, exactly."""
+points: its coverage equals a plain two-axis bilinear interpolation, exactly; and
+``lattice.quality_and_cells`` (one sampling for both) gives exactly the ``occupied``
+cells and ``fit_quality`` as their own definitions."""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ import cv2
 import numpy as np
 
 from companion.vision import lattice
+from companion.vision.background import foreground_mask
+from companion.vision.config import DEFAULT_CONFIG
+from tests.helpers.scanner_synth import draw_map, random_map
 
 
 def _plain_cover(hom: np.ndarray, soft: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -35,3 +40,30 @@ def test_coverage_is_the_bilinear_silhouette_at_the_samples() -> None:
         _, cover = lattice.outline_cost(hom, soft, cells)
         assert np.array_equal(cover, _plain_cover(hom, soft, cells))
         assert 0.0 <= cover.min() and cover.max() <= 1.0
+
+
+def test_the_quality_and_its_cells_come_from_one_sampling_exactly() -> None:
+    """Over lattices on, off and far too coarse for a drawn map's: the cells are
+    ``occupied``'s, the quality is the seam score less ``outline_cost`` over those cells,
+    bit for bit (-inf without cells)."""
+    photo, _ = draw_map(random_map(16, 3), size=50, tilt_deg=10.0, rotate_deg=8.0, seed=3)
+    mask = foreground_mask(photo, DEFAULT_CONFIG)
+    view = lattice.map_view(photo, mask, lattice.estimate_radius(mask))
+    starts = lattice.fit_local(view)
+    assert starts
+    seen_empty = False
+    for start in starts:
+        for dx, scale in ((0.0, 1.0), (0.4, 1.0), (0.0, 25.0)):
+            move = np.diag([scale, scale, 1.0])
+            move[0, 2] = dx
+            lat = lattice.Lattice(start.homography @ move, 0)
+            quality, cells = lattice.quality_and_cells(lat, view)
+            assert cells == lattice.occupied(lat, view)
+            if not cells:
+                seen_empty = True
+                assert quality == -np.inf == lattice.fit_quality(lat, view)
+                continue
+            cost = lattice.outline_cost(lat.homography, view.soft, np.array(cells))[0]
+            assert quality == lattice.seam_score(lat, cells, view.grad) - cost
+            assert quality == lattice.fit_quality(lat, view)
+    assert seen_empty
