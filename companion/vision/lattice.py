@@ -407,10 +407,7 @@ def fit_outline(view: MapView, config: ScanConfig = DEFAULT_CONFIG) -> list[Latt
 def occupied(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CONFIG
              ) -> list[tuple[int, int]]:
     """Cells of the lattice that the silhouette covers (coverage >= occupancy_min)."""
-    cells = _cells_around(lat.homography, view.box, view.radius)
-    if len(cells) == 0:
-        return []
-    _, cover = outline_cost(lat.homography, view.soft, cells)
+    cells, _, _, cover = _coverage(lat, view)
     return [(int(q), int(r)) for (q, r), c in zip(cells, cover, strict=True)
             if c >= config.lattice.occupancy_min]
 
@@ -420,12 +417,19 @@ def partly_covered(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CON
     """Cells the silhouette covers only in part (``occupancy_rescue_min`` up to
     ``occupancy_min``): a tile in shadow or glare may lose some of its silhouette, so
     these are kept when they touch an occupied cell and show tile art."""
-    cells = _cells_around(lat.homography, view.box, view.radius)
-    if len(cells) == 0:
-        return []
-    _, cover = outline_cost(lat.homography, view.soft, cells)
+    cells, _, _, cover = _coverage(lat, view)
     return [(int(q), int(r)) for (q, r), c in zip(cells, cover, strict=True)
             if config.lattice.occupancy_rescue_min <= c < config.lattice.occupancy_min]
+
+
+def _coverage(lat: Lattice, view: MapView
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The cells around the silhouette (``_cells_around``) and their ``_cell_coverage``
+    (empty arrays when there are none)."""
+    cells = _cells_around(lat.homography, view.box, view.radius)
+    if len(cells) == 0:
+        return cells, np.zeros(0), np.zeros(0), np.zeros(0)
+    return (cells, *_cell_coverage(lat.homography, view.soft, cells))
 
 
 # --- Local refinement: snap every cell to the seams around it, then RANSAC ----------
@@ -576,10 +580,7 @@ def quality_and_cells(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_
                       ) -> tuple[float, list[tuple[int, int]]]:
     """``fit_quality`` and the ``occupied`` cells it is judged on, from one sampling of
     the silhouette (-inf and no cells when none is occupied)."""
-    around = _cells_around(lat.homography, view.box, view.radius)
-    if len(around) == 0:
-        return -np.inf, []
-    err, area, cover = _cell_coverage(lat.homography, view.soft, around)
+    around, err, area, cover = _coverage(lat, view)
     keep = cover >= config.lattice.occupancy_min
     cells = [(int(q), int(r)) for q, r in around[keep]]
     if not cells:

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -744,10 +745,15 @@ def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
 def _art_measures(tile: np.ndarray, meadow: edges_mod.MeadowRef, config: ScanConfig
                   ) -> tuple[float, float]:
     """A rectified cell's share of game colours and its texture."""
-    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
-    classes = edges_mod.pixel_classes(tile, meadow)[inside]
-    return (float(np.mean(np.isin(classes, edges_mod.GAME_CLASSES))),
+    return (_game_share(edges_mod.pixel_classes(tile, meadow), config),
             cell_art.texture(tile, config)[0])
+
+
+def _game_share(classes: np.ndarray, config: ScanConfig) -> float:
+    """The share of a rectified cell's pixel classes inside the hexagon that are the
+    game's colours (meadow, forest, grain)."""
+    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    return float(np.mean(np.isin(classes[inside], edges_mod.GAME_CLASSES)))
 
 
 class _ArtReference(NamedTuple):
@@ -771,17 +777,21 @@ def _art_reference(tiles: list[np.ndarray], image: np.ndarray, config: ScanConfi
     measures = np.array([_art_measures(edges_mod.apply_gains(t, gains), meadow, config)
                          for t in tiles])
     share, texture = np.maximum(np.median(measures, axis=0), 1e-6)
-    inner = _inner_mask(config)
+    inner = _inner_mask(config.rectify.radius)
     odds = ColourOdds(np.concatenate([t[inner] for t in tiles]), border_pixels(image, config))
     return _ArtReference(gains, meadow, float(share), float(texture), odds)
 
 
-def _inner_mask(config: ScanConfig) -> np.ndarray:
-    """The standard hexagon less a rim of four pixels (boolean)."""
+@lru_cache(maxsize=4)
+def _inner_mask(radius: int) -> np.ndarray:
+    """The standard hexagon of ``radius`` less a rim of four pixels (boolean, read-only:
+    shared by every call)."""
     import cv2
 
-    return cv2.erode(edges_mod.hexagon_mask(config.rectify.radius),
-                     np.ones((9, 9), np.uint8)) > 0
+    inner: np.ndarray = cv2.erode(edges_mod.hexagon_mask(radius),
+                                  np.ones((9, 9), np.uint8)) > 0
+    inner.setflags(write=False)
+    return inner
 
 
 def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
@@ -804,8 +814,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         return []
     ref = _art_reference([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
                          image, config)
-    inner = _inner_mask(config)
-    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    inner = _inner_mask(config.rectify.radius)
 
     def shows_a_tile(n: tuple[int, int]) -> bool:
         tile = edges_mod.apply_gains(at_lattice(n), ref.gains)
@@ -814,8 +823,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         flat, paper = cell_art.flat_and_paper(tile, config)
         if flat >= config.find.blank_share_max or paper >= config.find.paper_share_max:
             return False
-        classes = edges_mod.pixel_classes(tile, ref.meadow)[inside]
-        if float(np.mean(np.isin(classes, edges_mod.GAME_CLASSES))) < (
+        if _game_share(edges_mod.pixel_classes(tile, ref.meadow), config) < (
                 grow.grow_share_frac * ref.share):
             return False
         return ref.odds.mean_log_odds(at_lattice(n)[inner]) >= grow.grow_log_odds_min
@@ -972,10 +980,9 @@ def prepare(found: list[LocatedTile], config: ScanConfig) -> Prepared:
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
-    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
     classes = [edges_mod.pixel_classes(f.rectified, m)
                for f, m in zip(found, meadows, strict=True)]
-    game = [float(np.mean(np.isin(c[inside], edges_mod.GAME_CLASSES))) for c in classes]
+    game = [_game_share(c, config) for c in classes]
     return Prepared(found, gains, veils, meadows, classes, game)
 
 
