@@ -51,8 +51,9 @@ TILES ?= ../shared/tiles
 train-scanner: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.train_terrain --tiles $(TILES) $(if $(EVALUATE),--evaluate)
 
-# Refits companion/vision/models/flags.json (which tiles without a found flag are marked
-# doubtful) from scans of real-table photos of seeds no evaluation uses (~7 min, seeded).
+# Refits companion/vision/models/flags.json (the learned flag decision: which flag a tile
+# carries, which to check) from scans of real-table photos of seeds no evaluation uses
+# (~8 min, seeded).
 train-flags: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.train_flags
 

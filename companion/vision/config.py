@@ -418,16 +418,15 @@ class FlagsConfig:
     ``full_factor``."""
     full_factor: float = 0.7
     flag_doubt_below: float = 0.75
-    """A flag found with less confidence than this (``Flag.confidence``) is shown as
-    doubtful (``ScannedTile.flag_doubtful``)."""
+    """Hand-set decision (``learned_flags`` off): a flag found with less confidence than
+    this (``Flag.confidence``) is shown as doubtful (``ScannedTile.flag_doubtful``)."""
     confidence_min: float = 0.45
     """Candidates with less confidence are no flag at all (between this and
     ``flag_doubt_below``: a doubtful flag)."""
-    use_model: bool = True
-    """Mark the flag doubtful where no flag was found but the learned model
-    (``models/flags.json``) says the tile likely carries one."""
-    maybe_above: float | None = None
-    """The model's probability above which (None: the model's own threshold)."""
+    learned_flags: bool = True
+    """The learned decision (``flag_reading``, ``models/flags.json``) says which flag a
+    tile carries and which need checking; off: the hand-set ``confidence`` with the
+    thresholds above (``flags.find_flag``)."""
     triangle_low: float = 0.7
     """Shape evidence: the blob's area over its least enclosing triangle's, 0 at this..."""
     triangle_high: float = 0.9

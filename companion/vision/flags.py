@@ -22,6 +22,10 @@ candidate is scored (``confidence``) by its shape (how nearly it fills its least
 triangle: roofs, fields and tree clumps fill 0.5..0.7 of theirs) and by how much of its
 surrounding ring is a light outline, less when it is dull, split or blurred round.
 
+The scan decides with the learned model of ``flag_reading``, which weighs these candidates
+(strict, and with ``RELAXED`` thresholds on the tile brought up from deep shade by
+``dim_lit``); the hand-set decision below is its fallback (``config.flags.learned_flags``
+off, or no model file) and a feature of it.
 ``find_flag`` returns a ``Flag`` (kind, confidence 0..1, centre in rectified pixels) or
 None. A confidence below ``config.flags.flag_doubt_below`` means "probably a flag, please
 check" (the scan marks it doubtful). The pennant's hue names the kind; a flag is only valid
@@ -35,11 +39,8 @@ sure pennant is found is a landscape tile (``outranks_bubble``).
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -62,6 +63,10 @@ REFERENCE_VALUE = 130.0
 """HSV value the tile's meadow is scaled to before the search (a well lit photo's)."""
 GAIN_RANGE = (0.8, 3.0)
 """Least and greatest exposure gain."""
+DIM_GAIN_RANGE = (0.8, 4.0)
+DIM_MEADOW_FLOOR = 15
+"""``dim_lit``: a tile in deep shade or a dark room is brought up by as much as this,
+judged by meadow as dark as this (HSV value)."""
 REFERENCE_SATURATION = 170.0
 """HSV saturation the tile's meadow is raised to when paler (haze, glare the scan did not
 divide out, a washed-out camera): the pennant's colour is then as strong as a clear
@@ -130,19 +135,27 @@ def saturation_gain(hsv: np.ndarray, inside: np.ndarray) -> float:
                          SATURATION_GAIN_MAX))
 
 
-def exposure_gain(hsv: np.ndarray, inside: np.ndarray, meadow_value: float | None = None
-                  ) -> float:
+def own_meadow_value(hsv: np.ndarray, inside: np.ndarray, floor: int = 40) -> float | None:
+    """HSV value of the brighter half of the tile's meadow-green pixels at least ``floor``
+    bright (None: too few)."""
+    px = hsv[::2, ::2][inside[::2, ::2]]  # every other pixel is plenty
+    sel = (px[:, 0] >= 24) & (px[:, 0] <= 40) & (px[:, 1] >= 90) & (px[:, 2] >= floor)
+    if int(sel.sum()) < 50:
+        return None
+    v = px[sel, 2]
+    return float(np.median(v[v >= np.median(v)]))
+
+
+def exposure_gain(hsv: np.ndarray, inside: np.ndarray, meadow_value: float | None = None,
+                  gain_range: tuple[float, float] = GAIN_RANGE) -> float:
     """The gain that brings the meadow of a tile (HSV, ``inside`` its hexagon) to
-    ``REFERENCE_VALUE``: ``meadow_value`` when given, else the brighter half of the tile's
-    own meadow-green pixels (none: no change)."""
+    ``REFERENCE_VALUE``: ``meadow_value`` when given, else the tile's own
+    (``own_meadow_value``; none: no change)."""
     if meadow_value is None:
-        px = hsv[::2, ::2][inside[::2, ::2]]  # every other pixel is plenty
-        sel = (px[:, 0] >= 24) & (px[:, 0] <= 40) & (px[:, 1] >= 90) & (px[:, 2] >= 40)
-        if int(sel.sum()) < 50:
+        meadow_value = own_meadow_value(hsv, inside)
+        if meadow_value is None:
             return 1.0
-        v = px[sel, 2]
-        meadow_value = float(np.median(v[v >= np.median(v)]))
-    return float(np.clip(REFERENCE_VALUE / max(meadow_value, 1.0), *GAIN_RANGE))
+    return float(np.clip(REFERENCE_VALUE / max(meadow_value, 1.0), *gain_range))
 
 
 @lru_cache(maxsize=8)
@@ -207,14 +220,15 @@ class Lit:
     gain: float
 
 
-def lit(tile: np.ndarray, meadow_value: float | None) -> Lit:
+def lit(tile: np.ndarray, meadow_value: float | None,
+        gain_range: tuple[float, float] = GAIN_RANGE) -> Lit:
     """The tile seen at the standard exposure (``Lit``). The outline is a thin light line:
     what a small opening takes away from lightness minus saturation (white high, colours
     low)."""
     hsv = cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
     inside = _inside(tile.shape[1] // 2, tile.shape[:2])
     val = hsv[:, :, 2]
-    gain = exposure_gain(hsv, inside, meadow_value)
+    gain = exposure_gain(hsv, inside, meadow_value, gain_range)
     if abs(gain - 1.0) > 0.02:
         val = cv2.convertScaleAbs(val, alpha=gain)
     sat_gain = saturation_gain(hsv, inside)
@@ -223,6 +237,21 @@ def lit(tile: np.ndarray, meadow_value: float | None) -> Lit:
     light = val.astype(np.float32) - hsv[:, :, 1].astype(np.float32)
     tophat = light - cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     return Lit(hsv, inside, val, light, tophat, float(gain))
+
+
+def dim_lit(tile: np.ndarray, seen: Lit, meadow_value: float | None) -> Lit:
+    """The tile seen for the relaxed search: like ``seen`` (``lit``), but where the tile's
+    own meadow is darker than the scan's estimate (deep shade, a dark room: the estimate's
+    floor leaves such meadow out), brought up by that meadow, up to
+    ``DIM_GAIN_RANGE``."""
+    own = own_meadow_value(seen.hsv, seen.inside, DIM_MEADOW_FLOOR)
+    if own is None or (meadow_value is not None and own >= meadow_value):
+        dim = meadow_value
+    else:
+        dim = own
+    if dim is None or REFERENCE_VALUE / max(dim, 1.0) <= seen.gain * 1.02:
+        return seen
+    return lit(tile, dim, DIM_GAIN_RANGE)
 
 
 def candidates(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
@@ -414,127 +443,8 @@ def outranks_bubble(found: list[Candidate], config: ScanConfig = DEFAULT_CONFIG)
     return any(confidence(c, config) >= BUBBLE_OVERRULED_AT for c in found)
 
 
-# --- the learned "has a flag" model ------------------------------------------------------
-#
-# Most flags the search misses leave no candidate at all (a yellow pennant on grain whose
-# outline blurred away, a hue shifted by warm dim light). A small logistic regression over
-# features of the whole tile (``flag_features``: the search's best candidates, also with
-# relaxed thresholds, and where pennant colours and thin light lines meet) says how likely
-# the tile carries a flag; where the search found none but the model says likely, the scan
-# marks the flag doubtful so the review shows it. Trained by ``synth/train_flags.py``.
-
-MODEL_PATH = Path(__file__).resolve().parent / "models" / "flags.json"
 RELAXED = {"saturation_min": 70, "value_min": 90, "min_area_frac": 0.0025,
            "max_area_frac": 0.02, "outline_tophat": 25.0, "cut_tophat": 20.0,
            "fill_max": 0.9}
-"""Thresholds of the second, looser candidate search that feeds the model."""
-
-
-@dataclass(frozen=True)
-class FlagModel:
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    weights: tuple[float, ...]
-    bias: float
-    threshold: float
-    """A tile without a found flag whose probability exceeds this is marked doubtful."""
-
-    def probability(self, x: np.ndarray) -> float:
-        z = (np.asarray(x, np.float64) - np.asarray(self.mean)) / np.asarray(self.scale)
-        return float(1.0 / (1.0 + np.exp(-(float(z @ np.asarray(self.weights)) + self.bias))))
-
-    def save(self, path: Path) -> None:
-        path.write_text(json.dumps({"features": N_FEATURES, "mean": list(self.mean),
-                                    "scale": list(self.scale),
-                                    "weights": list(self.weights), "bias": self.bias,
-                                    "threshold": self.threshold}, indent=1) + "\n")
-
-
-@lru_cache(maxsize=2)
-def load_model(path: Path = MODEL_PATH) -> FlagModel | None:
-    """The shipped model, or None when the file is missing or was made for other features."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
-        return None
-    if data.get("features") != N_FEATURES:
-        return None
-    return FlagModel(tuple(data["mean"]), tuple(data["scale"]), tuple(data["weights"]),
-                     float(data["bias"]), float(data["threshold"]))
-
-
-def _candidate_features(cands: list[Candidate], config: ScanConfig) -> list[float]:
-    out: list[float] = []
-    for kind in KINDS:
-        confs = [confidence(c, config) for c in cands if c.kind == kind]
-        out.append(max(confs, default=0.0))
-    best = max(cands, key=lambda c: confidence(c, config), default=None)
-    if best is None:
-        out += [0.0, 0.0, 0.0, 0.0]
-    else:
-        out += [best.triangle, best.outline, best.fill, best.value / 255.0]
-    out.append(float(np.log1p(len(cands))))
-    return out
-
-
-def flag_features(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-                  meadow_value: float | None = None,
-                  found: list[Candidate] | None = None, seen: Lit | None = None
-                  ) -> np.ndarray:
-    """Features of a rectified tile for ``FlagModel`` (``N_FEATURES`` numbers);
-    ``found``: its ``candidates`` when already searched, ``seen`` its ``lit``."""
-    if seen is None:
-        seen = lit(tile, meadow_value)
-    if found is None:
-        found = candidates(tile, config, meadow_value, seen)
-    feats = _candidate_features(found, config)
-    relaxed = dataclasses.replace(config, flags=dataclasses.replace(config.flags, **RELAXED))
-    feats += _candidate_features(candidates(tile, relaxed, meadow_value, seen), config)
-    radius = tile.shape[1] // 2
-    val, tophat, gain = seen.val, seen.tophat, seen.gain
-    hue, sat = seen.hsv[:, :, 0], seen.hsv[:, :, 1]
-    core = _inside(radius, tile.shape[:2]) & (_rim(radius, tile.shape[:2]) == 0)
-    white = ((tophat > 25) & core).astype(np.float32)
-    white_near = cv2.boxFilter(white, -1, (21, 21))
-    feats.append(float(white.mean()))
-    for kind in KINDS:
-        m = (_hue_mask(hue, kind) & (sat >= 70) & (val >= 70) & core).astype(np.float32)
-        d = cv2.boxFilter(m, -1, (11, 11))
-        wide = cv2.boxFilter(m, -1, (33, 33))
-        compact = d * np.clip(1.0 - wide, 0.0, 1.0)  # dense here, sparse around
-        feats += [float(d.max()), float((d * white_near).max()), float(compact.max()),
-                  float((compact * white_near).max()), float(m.mean())]
-    hist = np.histogram(hue[core & (sat >= 70)], bins=12, range=(0, 180))[0]
-    feats += list(hist / max(float(np.count_nonzero(core)), 1.0))
-    feats.append(float(gain))
-    return np.asarray(feats, np.float64)
-
-
-N_FEATURES = 2 * 8 + 1 + 3 * 5 + 12 + 1
-
-
-def flag_likelihood(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-                    meadow_value: float | None = None, model: FlagModel | None = None,
-                    found: list[Candidate] | None = None, seen: Lit | None = None
-                    ) -> float | None:
-    """The model's probability that the tile carries a flag (None: no model shipped)."""
-    model = model or load_model()
-    if model is None:
-        return None
-    return model.probability(flag_features(tile, config, meadow_value, found, seen))
-
-
-def flag_maybe(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-               meadow_value: float | None = None,
-               found: list[Candidate] | None = None, seen: Lit | None = None) -> bool:
-    """A tile on which ``find_flag`` found nothing, but which the model says likely
-    carries a flag (``config.flags.use_model``; the model's threshold, or
-    ``config.flags.maybe_above`` when set): the scan marks its flag doubtful."""
-    fc = config.flags
-    if not fc.use_model:
-        return False
-    model = load_model()
-    p = flag_likelihood(tile, config, meadow_value, model, found, seen)
-    if model is None or p is None:
-        return False
-    return p > (fc.maybe_above if fc.maybe_above is not None else model.threshold)
+"""Thresholds of the second, looser candidate search whose candidates the learned
+decision (``flag_reading``) weighs."""

@@ -51,9 +51,10 @@ from companion.vision.consistency import EdgePair, mismatches, resolve
 from companion.vision.errors import ScanError
 from companion.vision.find_tiles import Blob, blobs, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
+from companion.vision.flag_reading import read_flag
 from companion.vision.flags import candidates as flag_candidates
-from companion.vision.flags import find_flag, flag_maybe, outranks_bubble, unveiled
 from companion.vision.flags import lit as flag_light
+from companion.vision.flags import outranks_bubble, unveiled
 from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
 from companion.vision.memory import keep_freed_memory
@@ -937,13 +938,13 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
     if kind_of_task is not None:
         attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
     code, conf, _, _ = decode(probs, off, sections)
-    flag = (find_flag(detail, code, config, tile_meadow[2], pennants)
-            if pennants is not None else None)
-    if flag is not None:
-        attrs["flag"] = flag.kind
-        attrs["flag_confidence"] = flag.confidence
-    elif pennants is not None and flag_maybe(detail, config, tile_meadow[2], pennants, seen):
-        attrs["flag_maybe"] = True  # no flag found, but the tile looks like it has one
+    if pennants is not None:
+        reading = read_flag(detail, code, config, tile_meadow[2], seen, pennants)
+        if reading.flag is not None:
+            attrs["flag"] = reading.flag.kind
+            attrs["flag_confidence"] = reading.flag.confidence
+        if reading.doubtful:
+            attrs["flag_doubtful"] = True  # an unsure flag, or none found where one is likely
     return probs, opinion, sections, (code, conf, attrs)
 
 
@@ -1159,14 +1160,10 @@ def _scanned(at: Hex, code: str, conf: tuple[float, ...], attrs: dict[str, objec
     flag was read) is left out, since the record would be refused, and the flag is
     marked doubtful like an unclear one."""
     flag = attrs.get("flag")
-    confidence = attrs.get("flag_confidence", 1.0)
-    flag_doubtful = bool(attrs.get("flag_maybe", False))
-    if isinstance(flag, str):
-        if LETTER_OF[flag] not in code:
-            attrs = {k: v for k, v in attrs.items() if k != "flag"}
-            flag_doubtful = True
-        elif isinstance(confidence, float) and confidence < config.flags.flag_doubt_below:
-            flag_doubtful = True
+    flag_doubtful = bool(attrs.get("flag_doubtful", False))
+    if isinstance(flag, str) and LETTER_OF[flag] not in code:
+        attrs = {k: v for k, v in attrs.items() if k != "flag"}
+        flag_doubtful = True
     overruled = attrs.get("overruled", ())
     doubtful = _doubtful(conf, mismatch, config, evidence,
                          overruled if isinstance(overruled, tuple) else ())
