@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -443,7 +444,7 @@ def outranks_bubble(found: list[Candidate], config: ScanConfig = DEFAULT_CONFIG)
     return any(confidence(c, config) >= BUBBLE_OVERRULED_AT for c in found)
 
 
-RELAXED = {"saturation_min": 70, "value_min": 90, "min_area_frac": 0.0025,
+RELAXED: dict[str, Any] = {"saturation_min": 70, "value_min": 90, "min_area_frac": 0.0025,
            "max_area_frac": 0.02, "outline_tophat": 25.0, "cut_tophat": 20.0,
            "fill_max": 0.9}
 """Thresholds of the second, looser candidate search whose candidates the learned
