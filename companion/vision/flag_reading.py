@@ -83,6 +83,7 @@ def kind_features(tile: np.ndarray, code: str, config: ScanConfig = DEFAULT_CONF
     line = ((dim.tophat > 25) & core).astype(np.float32)
     line_near = cv2.boxFilter(line, -1, (21, 21))
     line_share = float(line.mean()) * 10
+    vivid = (sat >= 70) & (val >= 70) & core
     out = np.zeros((len(KINDS), N_FEATURES), np.float64)
     for i, kind in enumerate(KINDS):
         _, strict_conf = _best([c for c in strict if c.kind == kind], config)
@@ -90,8 +91,7 @@ def kind_features(tile: np.ndarray, code: str, config: ScanConfig = DEFAULT_CONF
         best, conf = _best(mine, config)
         shape = ([1.0, conf, best.triangle, best.outline, best.fill, best.value / 255.0,
                   best.area_frac * 100, float(best.split)] if best is not None else [0.0] * 8)
-        colour = (flags._hue_mask(hue, kind) & (sat >= 70) & (val >= 70) & core
-                  ).astype(np.float32)
+        colour = (flags._hue_mask(hue, kind) & vivid).astype(np.float32)
         dense = cv2.boxFilter(colour, -1, (11, 11))
         wide = cv2.boxFilter(colour, -1, (33, 33))
         compact = dense * np.clip(1.0 - wide, 0.0, 1.0)  # dense here, sparse around

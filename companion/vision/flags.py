@@ -445,7 +445,7 @@ def outranks_bubble(found: list[Candidate], config: ScanConfig = DEFAULT_CONFIG)
 
 
 RELAXED: dict[str, Any] = {"saturation_min": 70, "value_min": 90, "min_area_frac": 0.0025,
-           "max_area_frac": 0.02, "outline_tophat": 25.0, "cut_tophat": 20.0,
-           "fill_max": 0.9}
+                           "max_area_frac": 0.02, "outline_tophat": 25.0, "cut_tophat": 20.0,
+                           "fill_max": 0.9}
 """Thresholds of the second, looser candidate search whose candidates the learned
 decision (``flag_reading``) weighs."""

@@ -942,7 +942,6 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
         reading = read_flag(detail, code, config, tile_meadow[2], seen, pennants)
         if reading.flag is not None:
             attrs["flag"] = reading.flag.kind
-            attrs["flag_confidence"] = reading.flag.confidence
         if reading.doubtful:
             attrs["flag_doubtful"] = True  # an unsure flag, or none found where one is likely
     return probs, opinion, sections, (code, conf, attrs)
