@@ -255,6 +255,10 @@ class LatticeConfig:
     """Autocorrelation peaks paired into candidate lattices."""
     period_min_contrast: float = 0.04
     """Below this contrast nothing repeats: the tile size comes from the outline."""
+    period_weak_contrast: float = 0.02
+    """Below ``period_min_contrast`` but above this, the seams' period (dim light, a dark
+    table) is one more candidate: lattices fitted from it are placed beside the others
+    and the tiles' own outlines judge (``scan._Placed.agreement``). 1 or more: never."""
     period_local_scales: tuple[float, ...] = (0.92, 1.0, 1.08)
     """With the period known, the local search near the middle tries only these sizes."""
     period_fine_share: float = 0.8

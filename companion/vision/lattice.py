@@ -848,8 +848,8 @@ def _sample(auto: np.ndarray, centre: tuple[int, int], lags: np.ndarray) -> np.n
     return np.where(ok, v, np.nan)
 
 
-def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAULT_CONFIG
-                ) -> Period | None:
+def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
+                min_contrast: float | None = None) -> Period | None:
     """The lattice the seams inside ``mask`` repeat, or None when nothing repeats.
 
     Candidate pairs of neighbour vectors come from the strongest peaks of
@@ -863,7 +863,7 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
     it leaves out. Of the pairs scoring within ``period_fine_share`` of the best, the
     finest that holds the best one's translations wins (a coarser lattice's
     translations are also the finer one's). None when the best contrast is below
-    ``period_min_contrast``.
+    ``min_contrast`` (default ``period_min_contrast``).
     """
     if cv2.countNonZero(mask) < 64:
         return None
@@ -906,7 +906,7 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
         return None
     found.sort(key=lambda t: -t[0])
     top, a, b = found[0]
-    if top < lat_cfg.period_min_contrast:
+    if top < (lat_cfg.period_min_contrast if min_contrast is None else min_contrast):
         return None
     best = (top, a, b)
     big = np.array([a, b]).T

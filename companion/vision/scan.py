@@ -373,12 +373,20 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     # mislead: cardboard walls widen a lone hexagon, a table the colour of the art cuts
     # the silhouette), else the lone hexagons', else the outline's.
     period = lattice_mod.seam_period(image, map_mask, config)
+    seams_in = map_mask
     if period is None and config.lattice.period_from_whole:
         # Dim light or a table the colour of the art breaks the silhouette into pieces
         # too small to count as tiles; the seams between them still repeat.
         whole = cv2.bitwise_or(map_mask, fill_holes(raw))
         if cv2.countNonZero(whole) > cv2.countNonZero(map_mask):
+            seams_in = whole
             period = lattice_mod.seam_period(image, whole, config)
+    weak = None
+    if period is None and config.lattice.period_weak_contrast < config.lattice.period_min_contrast:
+        # Seams too faint to decide the size (a dark table in dim light) still propose
+        # one: its lattices are placed beside the others and the tiles' outlines judge.
+        weak = lattice_mod.seam_period(image, seams_in, config,
+                                       config.lattice.period_weak_contrast)
     if period is not None:
         radius = period.radius
     elif len(hexes) >= 3:
@@ -411,7 +419,11 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         size = float(np.sqrt(abs(np.linalg.det(local[0].homography[:2, :2]))))
         if abs(size / radius - 1.0) > 0.12:
             views.append(lattice_mod.map_view(image, map_mask, size))
+    weak_view = None if weak is None else lattice_mod.map_view(image, map_mask, weak.radius)
+    if weak_view is not None:
+        views.append(weak_view)
     best: _Candidate | None = None
+    best_weak: _Candidate | None = None
     other: _Candidate | None = None
     fitting: list[_Candidate] = []  # every candidate of the right size
     for v in views:
@@ -420,9 +432,11 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             # show the period (it misleads where they do: cardboard walls, hand-laid gaps).
             skip = period is not None and local and config.lattice.period_skips_outline
             starts = local + ([] if skip else lattice_mod.fit_outline(v, config)[:1])
+        elif v is weak_view and weak is not None:
+            starts = lattice_mod.fit_period(v, weak, config)
         else:
             starts = lattice_mod.fit_local(v, config)
-        if len(hexes) >= 3:
+        if len(hexes) >= 3 and v is not weak_view:
             centres = np.array([b.hexagon.mean(axis=0) for b in hexes
                                 if b.hexagon is not None])
             ransac = lattice_mod.fit_lattice(centres, radius, config)
@@ -451,6 +465,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             fitting.append(_Candidate(score, lat, cells, start, v))
             if best is None or score > best.score:
                 best = fitting[-1]
+            if v is weak_view and (best_weak is None or score > best_weak.score):
+                best_weak = fitting[-1]
     if best is None and other is not None and sized and config.lattice.rescue_coarser:
         best = _coarser(other, view, radius, config, clock)
     best = best or other
@@ -462,8 +478,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     # or takes in clutter: the runners-up are placed too, and the tiles' own outlines
     # judge (``_Placed.agreement``).
     runners_up = sorted((c for c in fitting if c is not best), key=lambda c: -c.score)
-    layouts = [(c.lattice, c.cells)
-               for c in [best, *runners_up][:max(1, config.lattice.placed_candidates)]]
+    placing = [best, *runners_up][:max(1, config.lattice.placed_candidates)]
+    if best_weak is not None and best_weak not in placing:
+        placing.append(best_weak)
+    layouts = [(c.lattice, c.cells) for c in placing]
     if config.lattice.snap_search_wide > 0:
         # Hand-laid tiles drift further from one homography than the search reaches:
         # grow the best start again with a wider search. The silhouette misjudges a
