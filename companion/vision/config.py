@@ -153,8 +153,10 @@ class LatticeConfig:
     """Holes in a map larger than this fraction of a tile's area are empty cells."""
     bare_texture_max: float = 3.8
     bare_std_max: float = 16.0
-    """A cell whose rectified image has less mean |Laplacian| and grey spread than these
-    is table (a hole in the map), not a tile (both scaled to a standard exposure:)."""
+    bare_flat_min: float = 0.7
+    """A cell whose rectified image has less mean |Laplacian| and grey spread than these,
+    and at least this share of flat pixels (``cell_art.flat_and_paper``), is table (a hole
+    in the map), not a tile (all scaled to a standard exposure:)."""
     exposure_grey: float = 110.0
     """...the median grey of the map's cells is brought to this,..."""
     exposure_gain_max: float = 3.0

@@ -897,12 +897,18 @@ def _exposure_gain(tiles: list[np.ndarray], config: ScanConfig) -> float:
 
 
 def _is_bare_table(tile: np.ndarray, config: ScanConfig, exposure: float = 1.0) -> bool:
-    """A lattice cell over table seen through a hole in the map: smooth and plain,
-    where every tile's art has edges and contrast (both measured as if the photo had
-    the standard exposure: times ``exposure``, see ``_exposure_gain``)."""
+    """A lattice cell over table seen through a hole in the map: smooth, plain and
+    mostly flat, where every tile's art has edges and contrast, and even a field of
+    grain in a shadow has fine detail over more than a third of it (all measured as if
+    the photo had the standard exposure: times ``exposure``, see ``_exposure_gain``)."""
+    import cv2
+
     texture, spread = cell_art.texture(tile, config)
-    return (texture * exposure < config.lattice.bare_texture_max
-            and spread * exposure < config.lattice.bare_std_max)
+    if (texture * exposure >= config.lattice.bare_texture_max
+            or spread * exposure >= config.lattice.bare_std_max):
+        return False
+    lit = tile if exposure == 1.0 else cv2.convertScaleAbs(tile, alpha=exposure)
+    return cell_art.flat_and_paper(lit, config)[0] >= config.lattice.bare_flat_min
 
 
 _T = TypeVar("_T")
