@@ -258,9 +258,14 @@ class LatticeConfig:
     period_min_contrast: float = 0.04
     """Below this contrast nothing repeats: the tile size comes from the outline."""
     period_weak_contrast: float = 0.02
-    """Below ``period_min_contrast`` but above this, the seams' period (dim light, a dark
-    table) is one more candidate: lattices fitted from it are placed beside the others
-    and the tiles' own outlines judge (``scan._Placed.agreement``). 1 or more: never."""
+    """Below ``period_min_contrast`` but above this, the seams' periods (dim light, a dark
+    table; ``lattice.faint_periods``) are more candidates: lattices fitted from each are
+    placed beside the others and the tiles' own outlines judge
+    (``scan._Placed.agreement``). 1 or more: never."""
+    period_faint_count: int = 2
+    """At most this many faint periods of distinct sizes are tried..."""
+    period_faint_share: float = 0.6
+    """...each scoring at least ``period_weak_contrast`` or this share of the best."""
     period_local_scales: tuple[float, ...] = (0.92, 1.0, 1.08)
     """With the period known, the local search near the middle tries only these sizes."""
     period_fine_share: float = 0.8

@@ -848,25 +848,76 @@ def _sample(auto: np.ndarray, centre: tuple[int, int], lags: np.ndarray) -> np.n
     return np.where(ok, v, np.nan)
 
 
-def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAULT_CONFIG,
-                min_contrast: float | None = None) -> Period | None:
+def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAULT_CONFIG
+                ) -> Period | None:
     """The lattice the seams inside ``mask`` repeat, or None when nothing repeats.
 
     Candidate pairs of neighbour vectors come from the strongest peaks of
+    ``edge_autocorrelation`` (``_scored_pairs``). Of the pairs scoring within
+    ``period_fine_share`` of the best, the finest that holds the best one's
+    translations wins (a coarser lattice's translations are also the finer one's).
+    None when the best contrast is below ``period_min_contrast``.
+    """
+    found, scale = _scored_pairs(image, mask, config)
+    if not found:
+        return None
+    top, a, b = found[0]
+    if top < config.lattice.period_min_contrast:
+        return None
+    best = (top, a, b)
+    big = np.array([a, b]).T
+    for score, fa, fb in found[1:]:
+        if score < config.lattice.period_fine_share * top:
+            break
+        fine = np.array([fa, fb]).T
+        ratio = abs(np.linalg.det(big) / np.linalg.det(fine))
+        if not 1.5 < ratio < 50.0 or abs(np.linalg.det(fine)) >= abs(
+                np.linalg.det(np.array([best[1], best[2]]).T)):
+            continue
+        coords = np.linalg.solve(fine, big)
+        if np.abs(coords - np.round(coords)).max() < 0.12:
+            best = (score, fa, fb)
+    score, a, b = best
+    return Period(a / scale, b / scale, score)
+
+
+def faint_periods(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAULT_CONFIG
+                  ) -> list[Period]:
+    """Where ``seam_period`` finds nothing, the sizes the seams still hint at: the best
+    pairs of ``_scored_pairs`` of distinct cell sizes (more than 10 % apart), at most
+    ``period_faint_count``, each scoring at least ``period_weak_contrast`` or
+    ``period_faint_share`` of the best (wood grain or a cloth's weave can outscore a
+    faint map's seams at a multiple of the tile size). Candidates, not a decision."""
+    lat_cfg = config.lattice
+    found, scale = _scored_pairs(image, mask, config)
+    if not found or found[0][0] < lat_cfg.period_weak_contrast:
+        return []
+    floor = min(lat_cfg.period_weak_contrast, lat_cfg.period_faint_share * found[0][0])
+    out: list[Period] = []
+    for score, a, b in found:
+        if score < floor or len(out) >= lat_cfg.period_faint_count:
+            break
+        period = Period(a / scale, b / scale, score)
+        if all(abs(period.radius / o.radius - 1.0) > 0.1 for o in out):
+            out.append(period)
+    return out
+
+
+def _scored_pairs(image: np.ndarray, mask: np.ndarray, config: ScanConfig
+                  ) -> tuple[list[tuple[float, np.ndarray, np.ndarray]], float]:
+    """Candidate lattices of the seams inside ``mask``, best first, and the scale they are
+    measured at: pairs of neighbour vectors from the strongest peaks of
     ``edge_autocorrelation`` (lengths within ``period_radius_range`` of a plausible
     tile, at most 1.3 apart, 45-75 degrees between them: a camera tilted up to 40
     degrees squashes 60 that far; a square pattern's sides and diagonal are 1.41
-    apart). Each is scored by its contrast: the mean autocorrelation at its first two
+    apart), each scored by its contrast: the mean autocorrelation at its first two
     shells of translations minus that at their halves and thirds (where the lattices
     two and three times finer, and those turned 30 degrees, have points), so a finer
     lattice than the map's pays for its empty points and a coarser one for the points
-    it leaves out. Of the pairs scoring within ``period_fine_share`` of the best, the
-    finest that holds the best one's translations wins (a coarser lattice's
-    translations are also the finer one's). None when the best contrast is below
-    ``min_contrast`` (default ``period_min_contrast``).
-    """
+    it leaves out. The vectors are in the autocorrelation's pixels (divide by the scale
+    for the image's)."""
     if cv2.countNonZero(mask) < 64:
-        return None
+        return [], 1.0
     lat_cfg = config.lattice
     auto, centre, scale = edge_autocorrelation(image, mask, lat_cfg.period_scale,
                                                lat_cfg.period_saturation)
@@ -882,7 +933,7 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
     sel = (dist > lo) & (dist < hi) & half
     lags, value = lags[sel], auto[py[sel], px[sel]]
     if len(lags) < 2:
-        return None
+        return [], scale
     lags = lags[np.argsort(-value)[:lat_cfg.period_peaks]]
     lags = np.concatenate([lags, -lags])
     length = np.hypot(lags[:, 0], lags[:, 1])
@@ -902,27 +953,8 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
             off = np.nanmean(_sample(auto, centre, _BETWEEN @ basis))
             if np.isfinite(on) and np.isfinite(off):
                 found.append((float(on - off), a, b))
-    if not found:
-        return None
     found.sort(key=lambda t: -t[0])
-    top, a, b = found[0]
-    if top < (lat_cfg.period_min_contrast if min_contrast is None else min_contrast):
-        return None
-    best = (top, a, b)
-    big = np.array([a, b]).T
-    for score, fa, fb in found[1:]:
-        if score < lat_cfg.period_fine_share * top:
-            break
-        fine = np.array([fa, fb]).T
-        ratio = abs(np.linalg.det(big) / np.linalg.det(fine))
-        if not 1.5 < ratio < 50.0 or abs(np.linalg.det(fine)) >= abs(
-                np.linalg.det(np.array([best[1], best[2]]).T)):
-            continue
-        coords = np.linalg.solve(fine, big)
-        if np.abs(coords - np.round(coords)).max() < 0.12:
-            best = (score, fa, fb)
-    score, a, b = best
-    return Period(a / scale, b / scale, score)
+    return found, scale
 
 
 def fit_period(view: MapView, period: Period, config: ScanConfig = DEFAULT_CONFIG

@@ -381,12 +381,12 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         if cv2.countNonZero(whole) > cv2.countNonZero(map_mask):
             seams_in = whole
             period = lattice_mod.seam_period(image, whole, config)
-    weak = None
+    faint: list[lattice_mod.Period] = []
     if period is None and config.lattice.period_weak_contrast < config.lattice.period_min_contrast:
-        # Seams too faint to decide the size (a dark table in dim light) still propose
-        # one: its lattices are placed beside the others and the tiles' outlines judge.
-        weak = lattice_mod.seam_period(image, seams_in, config,
-                                       config.lattice.period_weak_contrast)
+        # Seams too faint to decide the size (a dark table in dim light, wood grain
+        # outscoring them) still propose sizes: their lattices are placed beside the
+        # others and the tiles' outlines judge.
+        faint = lattice_mod.faint_periods(image, seams_in, config)
     if period is not None:
         radius = period.radius
     elif len(hexes) >= 3:
@@ -419,11 +419,13 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         size = float(np.sqrt(abs(np.linalg.det(local[0].homography[:2, :2]))))
         if abs(size / radius - 1.0) > 0.12:
             views.append(lattice_mod.map_view(image, map_mask, size))
-    weak_view = None if weak is None else lattice_mod.map_view(image, map_mask, weak.radius)
-    if weak_view is not None:
-        views.append(weak_view)
+    faint_views: dict[int, tuple[lattice_mod.MapView, lattice_mod.Period]] = {}
+    for p in faint:
+        faint_view = lattice_mod.map_view(image, map_mask, p.radius)
+        faint_views[id(faint_view)] = (faint_view, p)
+        views.append(faint_view)
     best: _Candidate | None = None
-    best_weak: _Candidate | None = None
+    best_faint: dict[int, _Candidate] = {}
     other: _Candidate | None = None
     fitting: list[_Candidate] = []  # every candidate of the right size
     for v in views:
@@ -432,11 +434,11 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             # show the period (it misleads where they do: cardboard walls, hand-laid gaps).
             skip = period is not None and local and config.lattice.period_skips_outline
             starts = local + ([] if skip else lattice_mod.fit_outline(v, config)[:1])
-        elif v is weak_view and weak is not None:
-            starts = lattice_mod.fit_period(v, weak, config)
+        elif id(v) in faint_views:
+            starts = lattice_mod.fit_period(v, faint_views[id(v)][1], config)
         else:
             starts = lattice_mod.fit_local(v, config)
-        if len(hexes) >= 3 and v is not weak_view:
+        if len(hexes) >= 3 and id(v) not in faint_views:
             centres = np.array([b.hexagon.mean(axis=0) for b in hexes
                                 if b.hexagon is not None])
             ransac = lattice_mod.fit_lattice(centres, radius, config)
@@ -465,8 +467,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             fitting.append(_Candidate(score, lat, cells, start, v))
             if best is None or score > best.score:
                 best = fitting[-1]
-            if v is weak_view and (best_weak is None or score > best_weak.score):
-                best_weak = fitting[-1]
+            if id(v) in faint_views and (id(v) not in best_faint
+                                         or score > best_faint[id(v)].score):
+                best_faint[id(v)] = fitting[-1]
     if best is None and other is not None and sized and config.lattice.rescue_coarser:
         best = _coarser(other, view, radius, config, clock)
     best = best or other
@@ -479,8 +482,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     # judge (``_Placed.agreement``).
     runners_up = sorted((c for c in fitting if c is not best), key=lambda c: -c.score)
     placing = [best, *runners_up][:max(1, config.lattice.placed_candidates)]
-    if best_weak is not None and best_weak not in placing:
-        placing.append(best_weak)
+    placing += [c for c in best_faint.values() if c not in placing]
     layouts = [(c.lattice, c.cells) for c in placing]
     if config.lattice.snap_search_wide > 0:
         # Hand-laid tiles drift further from one homography than the search reaches:
