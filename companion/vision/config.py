@@ -189,6 +189,10 @@ class LatticeConfig:
     the lattices placed (``placed_candidates``, this one), the one whose tiles' own
     outlines agree best with the seams wins (the median ``lattice.CellFits.agreement``
     of its tiles)."""
+    refit_grown_factor: float = 1.5
+    """When the chosen layout holds this many times the tiles its silhouette gave (the
+    rest grown by their art), its lattice is refitted to the seams over all of them and
+    the map placed again (``scan._refitted``); 0: never."""
     placed_candidates: int = 2
     """How many of the lattices grown from the starts, best ``fit_quality`` first, have
     their cells placed and judged by their tiles' own outlines (with the wider growth

@@ -494,9 +494,11 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         cells = lattice_mod.occupied(wide, best.view, config)
         if cells:
             layouts.append((wide, cells))
+    distinct = _distinct(layouts, radius)
     placed = _in_parallel(lambda layout: _place_cells(image, view, *layout, config, clock),
-                          _distinct(layouts, radius), config)
-    chosen = max(placed, key=lambda p: p.agreement)
+                          distinct, config)
+    at = int(np.argmax([p.agreement for p in placed]))
+    chosen = _refitted(image, distinct[at], placed[at], config, clock)
     return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
                         cell in chosen.beside)
             for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
@@ -504,6 +506,36 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
 
 _Layout = tuple[lattice_mod.Lattice, list[tuple[int, int]]]
 """A lattice and the cells its silhouette covers."""
+
+
+def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanConfig,
+              clock: Deadline | None) -> _Placed:
+    """``placed``, or the same map placed again on a lattice refitted to its tiles when
+    most of them were grown beyond the silhouette (a dim photo's silhouette holds a few
+    cells and the lattice fitted there drifts off the tiles further out): the seams
+    over every tile placed (each on its own outline) refine the lattice, and the
+    tiles' outlines judge (``_Placed.agreement``)."""
+    import cv2
+
+    lat, silhouette = layout
+    tiles = [(cell, corners) for cell, corners in placed.tiles if cell not in placed.beside]
+    if (config.lattice.refit_grown_factor <= 0
+            or len(tiles) < config.lattice.refit_grown_factor * max(len(silhouette), 1)):
+        return placed
+    if clock:
+        clock.check()
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(c).astype(np.int32) for _, c in tiles], 255)
+    radius = _cell_radius(lat, [cell for cell, _ in tiles])
+    k = max(3, int(round(config.lattice.gap_close_frac * radius)) | 1)
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    view = lattice_mod.map_view(image, mask, radius)
+    refit = lattice_mod.refine_by_seams(lat, view, config)
+    cells = lattice_mod.occupied(refit, view, config)
+    if not cells:
+        return placed
+    again = _place_cells(image, view, refit, cells, config, clock)
+    return again if again.agreement > placed.agreement else placed
 
 
 def _distinct(layouts: list[_Layout], radius: float) -> list[_Layout]:
