@@ -8,6 +8,9 @@ hex ``(q, r)``'s corners in the image are ``H`` applied to the unit hexagon's co
 Stages (pure functions, thresholds in ``ScanConfig.lattice``): ``map_view`` computes
 once per photo what the others look at (the map's silhouette, its soft version and
 ``boundary_map``, the lightness gradient along tile outlines and seams);
+``seam_period`` reads the tile size and orientation from the seams' periodicity
+(``faint_periods``: the sizes seams too faint to decide still hint at; ``fit_period``
+places lattices of a period on the seams);
 ``fit_lattice`` runs RANSAC over the centres of loose-looking hexagons;
 ``fit_outline`` grid-searches squash, rotation, scale and offset for lattices whose
 cells tile the silhouette; ``fit_local`` aligns cell outlines with the seams near the
