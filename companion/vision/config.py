@@ -189,6 +189,9 @@ class LatticeConfig:
     the lattices placed (``placed_candidates``, this one), the one whose tiles' own
     outlines agree best with the seams wins (the median ``lattice.CellFits.agreement``
     of its tiles)."""
+    finer_below_cells: int = 10
+    """A map read as fewer cells than this tries the finer lattices whose coarser
+    sublattice its period may be (``scan._finer``); 0: never."""
     refit_grown_factor: float = 1.5
     """When the chosen layout holds this many times the tiles its silhouette gave (the
     rest grown by their art), its lattice is refitted to the seams over all of them and

@@ -18,6 +18,7 @@ foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assemble
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -499,6 +500,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                           distinct, config)
     at = int(np.argmax([p.agreement for p in placed]))
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
+    chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock)
     return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
                         cell in chosen.beside)
             for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
@@ -506,6 +508,42 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
 
 _Layout = tuple[lattice_mod.Lattice, list[tuple[int, int]]]
 """A lattice and the cells its silhouette covers."""
+
+
+FINER_FACTORS = (math.sqrt(7.0), math.sqrt(3.0), 2.0, 3.0)
+"""The hex lattice's coarser sublattices a seams' period may lock onto: each holds every
+k-th translation of the tiles' lattice (k^2 = 7, 3, 4, 9)."""
+
+
+def _finer(image: np.ndarray, map_mask: np.ndarray, lat: lattice_mod.Lattice,
+           placed: _Placed, config: ScanConfig, clock: Deadline | None) -> _Placed:
+    """``placed``, or a finer lattice's placement when ``placed`` reads the map as a
+    handful of cells (fewer than ``lattice.finer_below_cells``): a period of a coarser
+    sublattice (``FINER_FACTORS``) covers a map with a few cells, each over several
+    tiles. Lattices of each finer size are grown from the seams near the middle and the
+    tiles' outlines judge (``_Placed.agreement``)."""
+    tiles = [cell for cell, _ in placed.tiles if cell not in placed.beside]
+    if not tiles or len(tiles) >= config.lattice.finer_below_cells:
+        return placed
+    radius = _cell_radius(lat, tiles)
+    best = placed
+    for factor in FINER_FACTORS:
+        if clock:
+            clock.check()
+        view = lattice_mod.map_view(image, map_mask, radius / factor)
+        grown = [lattice_mod.refine_by_seams(s, view, config)
+                 for s in lattice_mod.fit_local(view, config)]
+        judged = [(lattice_mod.quality_and_cells(g, view, config), g) for g in grown]
+        judged = [(q, cells, g) for (q, cells), g in judged if cells]
+        if not judged:
+            continue
+        _, cells, fine = max(judged, key=lambda t: t[0])
+        if len(cells) <= len(tiles):
+            continue
+        again = _place_cells(image, view, fine, cells, config, clock)
+        if again.agreement > best.agreement:
+            best = again
+    return best
 
 
 def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanConfig,

@@ -240,3 +240,39 @@ def test_faint_periods_are_candidates_of_distinct_sizes() -> None:
     table = np.zeros((600, 800), np.uint8)
     table[100:500, 150:650] = 255
     assert lattice.faint_periods(plain, table, config) == []
+
+
+@pytest.mark.slow
+def test_a_period_of_a_coarser_sublattice_does_not_collapse_the_map() -> None:
+    """A sparse map of bright tiles on green felt (real-table render 9516, found by a
+    held-out run): the seams' period is that of the sublattice sqrt(7) times the tiles'
+    (its translations are every tiles' lattice's too), no lone hexagon tells the size,
+    and the map came back as 3 of its 35 tiles. A map read as a handful of cells tries
+    the finer lattices it may be a sublattice of."""
+    from companion.vision.synth.evaluate import rendered_cases
+
+    case = next(rendered_cases(30, 9500, (4000, 3000), real_table=True, skip=16))
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    finer = compare(scan(case.photo, slow), case.truth, case.kind)
+    assert finer.placed_right == len(case.truth) == 35 and finer.extra == 0
+    assert finer.edges_right >= 200
+    coarse = compare(scan(case.photo, slow.tuned(finer_below_cells=0)), case.truth, case.kind)
+    assert coarse.placed_right <= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [31, 32, 34])
+def test_a_small_map_keeps_its_tile_size(seed: int) -> None:
+    """A map of a few tiles (an early game) is a handful of cells by design: the finer
+    lattices tried do not split its tiles (24 such renders, seeds 31-42: none read worse),
+    and where its own period was a sublattice's (seed 34: 2 of 8 tiles) they mend it."""
+    rendered = render_record(random_record(seed, 5), seed=seed, size_px=(4000, 3000),
+                             jpeg_quality=None, real_table=True)
+    photo, truth = _jpeg(rendered.image), truth_of_rendered(rendered.tiles)
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    found = compare(scan(photo, slow), truth, "assembled")
+    assert len(truth) <= 9
+    assert found.placed_right == len(truth) and found.extra == 0
+    if seed == 34:
+        assert compare(scan(photo, slow.tuned(finer_below_cells=0)), truth,
+                       "assembled").placed_right <= 3
