@@ -278,6 +278,11 @@ class LatticeConfig:
     period_fine_share: float = 0.8
     """A finer lattice holding the best one's translations wins when it scores at least
     this share of the best."""
+    period_holds_slack: float = 0.06
+    """A finer lattice holds a coarser one's translations when their coordinates in it
+    lie within this many units per unit of the largest coordinate (at least 0.12) of
+    whole numbers: the peaks' error grows with the coordinates (the sqrt-7 sublattice's
+    vectors are 1-3 fine ones in each direction)."""
 
 
 @dataclass(frozen=True)

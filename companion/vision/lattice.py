@@ -858,7 +858,8 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
     Candidate pairs of neighbour vectors come from the strongest peaks of
     ``edge_autocorrelation`` (``_scored_pairs``). Of the pairs scoring within
     ``period_fine_share`` of the best, the finest that holds the best one's
-    translations wins (a coarser lattice's translations are also the finer one's).
+    translations wins (a coarser lattice's translations are also the finer one's; held
+    to within ``period_holds_slack`` per unit of their coordinates in the finer one).
     None when the best contrast is below ``period_min_contrast``.
     """
     found, scale = _scored_pairs(image, mask, config)
@@ -878,7 +879,9 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
                 np.linalg.det(np.array([best[1], best[2]]).T)):
             continue
         coords = np.linalg.solve(fine, big)
-        if np.abs(coords - np.round(coords)).max() < 0.12:
+        whole = np.round(coords)
+        slack = max(0.12, config.lattice.period_holds_slack * float(np.abs(whole).max()))
+        if np.abs(coords - whole).max() < slack:
             best = (score, fa, fb)
     score, a, b = best
     return Period(a / scale, b / scale, score)

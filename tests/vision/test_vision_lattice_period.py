@@ -276,3 +276,23 @@ def test_a_small_map_keeps_its_tile_size(seed: int) -> None:
     if seed == 34:
         assert compare(scan(photo, slow.tuned(finer_below_cells=0)), truth,
                        "assembled").placed_right <= 3
+
+
+@pytest.mark.slow
+def test_a_finer_period_holds_a_coarser_ones_translations_within_its_peaks_error() -> None:
+    """A sparse map on green felt with a glare patch (real-table render 9626, found by a
+    held-out run): the seams repeat both the tiles' lattice (63.8 px, contrast 0.188) and
+    its sqrt-7 sublattice (172 px, 0.216). The sublattice's vectors are 1-3 of the tiles'
+    in each direction, and the peaks' error grew with them to 0.13 of a unit, beyond the
+    fixed 0.12 the finer lattice had to hold them within: the map came back as 1 of its
+    31 tiles and 8 phantoms, too many cells for the sublattice check."""
+    from companion.vision.synth.evaluate import rendered_cases
+
+    case = next(rendered_cases(30, 9600, (4000, 3000), real_table=True, skip=26))
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    held = compare(scan(case.photo, slow), case.truth, case.kind)
+    assert held.placed_right == len(case.truth) == 31 and held.extra == 0
+    assert held.edges_right >= 175
+    fixed = compare(scan(case.photo, slow.tuned(period_holds_slack=0.0)), case.truth,
+                    case.kind)
+    assert fixed.placed_right <= 3
