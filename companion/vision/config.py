@@ -190,8 +190,9 @@ class LatticeConfig:
     outlines agree best with the seams wins (the median ``lattice.CellFits.agreement``
     of its tiles)."""
     finer_below_cells: int = 10
-    """A map read as fewer cells than this tries the finer lattices whose coarser
-    sublattice its period may be (``scan._finer``); 0: never."""
+    """A map read as fewer cells than this, or whose period is ``lattice.Period.coarse``,
+    tries the finer lattices whose coarser sublattice its period may be
+    (``scan._finer``); 0: never."""
     refit_grown_factor: float = 1.5
     """When the chosen layout holds this many times the tiles its silhouette gave (the
     rest grown by their art), its lattice is refitted to the seams over all of them and

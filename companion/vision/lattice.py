@@ -740,11 +740,14 @@ class Period:
     """The lattice as the map's seams repeat it: image vectors ``a`` and ``b`` from a
     cell to two neighbours 60 degrees apart in lattice space (``a x b > 0``), and the
     ``contrast`` of the edge autocorrelation at the lattice's translations over the
-    points between them (``seam_period``)."""
+    points between them (``seam_period``). ``coarse``: another lattice of another size
+    repeats about as strongly and neither holds the other's translations, so both are
+    sublattices of the map's, which is finer still."""
 
     a: np.ndarray
     b: np.ndarray
     contrast: float
+    coarse: bool = False
 
     @property
     def radius(self) -> float:
@@ -860,7 +863,10 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
     ``period_fine_share`` of the best, the finest that holds the best one's
     translations wins (a coarser lattice's translations are also the finer one's; held
     to within ``period_holds_slack`` per unit of their coordinates in the finer one).
-    None when the best contrast is below ``period_min_contrast``.
+    None when the best contrast is below ``period_min_contrast``. Of those pairs, one
+    whose size is to the winner's as two sublattices' of a finer lattice
+    (``_SUBLATTICE_PAIRS``, within 3 %) and that neither holds the winner's translations
+    nor is held by it makes the winner ``Period.coarse``.
     """
     found, scale = _scored_pairs(image, mask, config)
     if not found:
@@ -870,21 +876,46 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
         return None
     best = (top, a, b)
     big = np.array([a, b]).T
-    for score, fa, fb in found[1:]:
-        if score < config.lattice.period_fine_share * top:
-            break
+    strong = [p for p in found[1:] if p[0] >= config.lattice.period_fine_share * top]
+    for score, fa, fb in strong:
         fine = np.array([fa, fb]).T
         ratio = abs(np.linalg.det(big) / np.linalg.det(fine))
         if not 1.5 < ratio < 50.0 or abs(np.linalg.det(fine)) >= abs(
                 np.linalg.det(np.array([best[1], best[2]]).T)):
             continue
-        coords = np.linalg.solve(fine, big)
-        whole = np.round(coords)
-        slack = max(0.12, config.lattice.period_holds_slack * float(np.abs(whole).max()))
-        if np.abs(coords - whole).max() < slack:
+        if _holds(fine, big, config):
             best = (score, fa, fb)
     score, a, b = best
-    return Period(a / scale, b / scale, score)
+    chosen = np.array([a, b]).T
+    area = abs(np.linalg.det(chosen))
+    coarse = False
+    for _, oa, ob in strong:
+        other = np.array([oa, ob]).T
+        ratio = abs(np.linalg.det(other)) / area
+        sizes = math.sqrt(max(ratio, 1 / ratio))
+        if min(abs(sizes / q - 1.0) for q in _SUBLATTICE_PAIRS) > 0.03:
+            continue
+        finer, coarser = (other, chosen) if ratio < 1 else (chosen, other)
+        if not _holds(finer, coarser, config):
+            coarse = True
+            break
+    return Period(a / scale, b / scale, score, coarse)
+
+
+_SUBLATTICE_PAIRS = (math.sqrt(7 / 3), math.sqrt(7) / 2, 1.5)
+"""Size ratios of two of the tiles' coarser sublattices (sqrt 3, 2, sqrt 7 and 3 times
+the tiles' size) neither of which holds the other: sqrt 7 to sqrt 3, sqrt 7 to 2, 3 to
+2. Not 2 to sqrt 3 (1.15) nor 3 to sqrt 7 (1.13): a tilted camera makes the pairs of one
+lattice differ that much."""
+
+
+def _holds(fine: np.ndarray, big: np.ndarray, config: ScanConfig) -> bool:
+    """Whether the lattice of columns ``fine`` holds the translations of ``big`` (within
+    ``lattice.period_holds_slack`` per unit of their coordinates in it, at least 0.12)."""
+    coords = np.linalg.solve(fine, big)
+    whole = np.round(coords)
+    slack = max(0.12, config.lattice.period_holds_slack * float(np.abs(whole).max()))
+    return bool(np.abs(coords - whole).max() < slack)
 
 
 def faint_periods(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAULT_CONFIG

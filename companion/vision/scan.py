@@ -500,7 +500,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                           distinct, config)
     at = int(np.argmax([p.agreement for p in placed]))
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
-    chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock)
+    chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
+                    period is not None and period.coarse)
     return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
                         cell in chosen.beside)
             for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
@@ -516,14 +517,18 @@ k-th translation of the tiles' lattice (k^2 = 7, 3, 4, 9)."""
 
 
 def _finer(image: np.ndarray, map_mask: np.ndarray, lat: lattice_mod.Lattice,
-           placed: _Placed, config: ScanConfig, clock: Deadline | None) -> _Placed:
+           placed: _Placed, config: ScanConfig, clock: Deadline | None,
+           coarse: bool = False) -> _Placed:
     """``placed``, or a finer lattice's placement when ``placed`` reads the map as a
-    handful of cells (fewer than ``lattice.finer_below_cells``): a period of a coarser
-    sublattice (``FINER_FACTORS``) covers a map with a few cells, each over several
-    tiles. Lattices of each finer size are grown from the seams near the middle and the
-    tiles' outlines judge (``_Placed.agreement``)."""
+    handful of cells (fewer than ``lattice.finer_below_cells``) or its period is
+    ``coarse`` (``lattice.Period.coarse``): a period of a coarser sublattice
+    (``FINER_FACTORS``) covers a map with a few cells, each over several tiles.
+    Lattices of each finer size are grown from the seams near the middle; one whose
+    outlines lie on the seams better than the coarse one's (``lattice.seam_score``, the
+    cheap test) is placed, and the tiles' outlines judge (``_Placed.agreement``)."""
     tiles = [cell for cell, _ in placed.tiles if cell not in placed.beside]
-    if not tiles or len(tiles) >= config.lattice.finer_below_cells:
+    below = config.lattice.finer_below_cells
+    if not tiles or below <= 0 or (len(tiles) >= below and not coarse):
         return placed
     radius = _cell_radius(lat, tiles)
     best = placed
@@ -538,7 +543,8 @@ def _finer(image: np.ndarray, map_mask: np.ndarray, lat: lattice_mod.Lattice,
         if not judged:
             continue
         _, cells, fine = max(judged, key=lambda t: t[0])
-        if len(cells) <= len(tiles):
+        if len(cells) <= len(tiles) or (lattice_mod.seam_score(fine, cells, view.grad)
+                                        <= lattice_mod.seam_score(lat, tiles, view.grad)):
             continue
         again = _place_cells(image, view, fine, cells, config, clock)
         if again.agreement > best.agreement:
