@@ -243,6 +243,10 @@ class LatticeConfig:
     rescue_coarser: bool = True
     """When every lattice found is a whole factor finer than the lone hexagons show,
     grow one of their size from it (``scan._coarser``) before settling for the finer."""
+    period_retry_without: bool = True
+    """When no lattice of the seams' period covers a cell, the period was the table's
+    (a checkerboard cloth the glare lightens into the silhouette): the map is fitted
+    again as if the seams showed none."""
     period_from_whole: bool = True
     """When the seams inside the map's tile-sized pieces show no period, look for it in
     the whole foreground (dim light breaks a map into pieces smaller than a tile)."""

@@ -357,13 +357,15 @@ class _Placed:
 
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                       config: ScanConfig, clock: Deadline | None = None,
-                      one_tile: np.ndarray | None = None) -> list[LocatedTile]:
+                      one_tile: np.ndarray | None = None, by_seams: bool = True
+                      ) -> list[LocatedTile]:
     """Fit one lattice to all tiles on the table (touching or with small gaps).
 
     ``one_tile`` (six corners, standard order) is the rival reading of a lone hexagonal
     outline as one tile: unless the evidence inside shows a map (``_a_map_inside``:
     repeating seams at a smaller cell size, seams between the cells, a better fit than
-    the one tile), no map is returned (an empty list).
+    the one tile), no map is returned (an empty list). ``by_seams`` false sizes the
+    lattice without the seams' period (see ``lattice.period_retry_without``).
     """
     import cv2
 
@@ -373,9 +375,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     # The tile size: the seams' periodicity inside the map when they repeat (outlines
     # mislead: cardboard walls widen a lone hexagon, a table the colour of the art cuts
     # the silhouette), else the lone hexagons', else the outline's.
-    period = lattice_mod.seam_period(image, map_mask, config)
+    period = lattice_mod.seam_period(image, map_mask, config) if by_seams else None
     seams_in = map_mask
-    if period is None and config.lattice.period_from_whole:
+    if period is None and by_seams and config.lattice.period_from_whole:
         # Dim light or a table the colour of the art breaks the silhouette into pieces
         # too small to count as tiles; the seams between them still repeat.
         whole = cv2.bitwise_or(map_mask, fill_holes(raw))
@@ -383,7 +385,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             seams_in = whole
             period = lattice_mod.seam_period(image, whole, config)
     faint: list[lattice_mod.Period] = []
-    if period is None and config.lattice.period_weak_contrast < config.lattice.period_min_contrast:
+    if (period is None and by_seams
+            and config.lattice.period_weak_contrast < config.lattice.period_min_contrast):
         # Seams too faint to decide the size (a dark table in dim light, wood grain
         # outscoring them) still propose sizes: their lattices are placed beside the
         # others and the tiles' outlines judge.
@@ -474,6 +477,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     if best is None and other is not None and sized and config.lattice.rescue_coarser:
         best = _coarser(other, view, radius, config, clock)
     best = best or other
+    if best is None and period is not None and config.lattice.period_retry_without:
+        return _locate_assembled(image, comps, raw, config, clock, one_tile, by_seams=False)
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     if one_tile is not None and not _a_map_inside(one_tile, period, best, view, config):

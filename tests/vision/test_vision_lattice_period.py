@@ -16,9 +16,10 @@ from companion.vision import cell_art, edges, lattice, scan
 from companion.vision.background import fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.io import load_photo
-from companion.vision.synth.evaluate import Tally, compare, truth_of_rendered
+from companion.vision.synth.evaluate import compare, truth_of_rendered
 from companion.vision.synth.render import Rendered, render_record
 from companion.vision.synth.render_records import random_record
+from tests.helpers.held_out import read_held_out
 from tests.helpers.scanner_synth import draw_map, random_map
 
 scan_mod = importlib.import_module("companion.vision.scan")
@@ -242,18 +243,6 @@ def test_faint_periods_are_candidates_of_distinct_sizes() -> None:
     assert lattice.faint_periods(plain, table, config) == []
 
 
-def _read_held_out(first: int, skip: int, **off: object) -> tuple[Tally, Tally, int]:
-    """Render ``first + skip`` of the evaluation's ``--set rendered --real-table --count
-    30 --seed first`` read as it is and with the settings ``off``, and its tile count."""
-    from companion.vision.synth.evaluate import rendered_cases
-
-    case = next(rendered_cases(30, first, (4000, 3000), real_table=True, skip=skip))
-    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
-    return (compare(scan(case.photo, slow), case.truth, case.kind),
-            compare(scan(case.photo, slow.tuned(**off)), case.truth, case.kind),
-            len(case.truth))
-
-
 @pytest.mark.slow
 def test_a_period_of_a_coarser_sublattice_does_not_collapse_the_map() -> None:
     """A sparse map of bright tiles on green felt (real-table render 9516, found by a
@@ -261,7 +250,7 @@ def test_a_period_of_a_coarser_sublattice_does_not_collapse_the_map() -> None:
     (its translations are every tiles' lattice's too), no lone hexagon tells the size,
     and the map came back as 3 of its 35 tiles. A map read as a handful of cells tries
     the finer lattices it may be a sublattice of."""
-    finer, coarse, tiles = _read_held_out(9500, 16, finer_below_cells=0)
+    finer, coarse, tiles = read_held_out(9500, 16, finer_below_cells=0)
     assert finer.placed_right == tiles == 35 and finer.extra == 0
     assert finer.edges_right >= 200
     assert coarse.placed_right <= 5
@@ -295,11 +284,11 @@ def test_a_finer_period_holds_a_coarser_ones_translations_within_its_peaks_error
     31 tiles and 8 phantoms, too many cells for the sublattice check."""
     # With the fixed 0.12 the two periods hold neither the other, so the sublattice
     # check would mend it too (``Period.coarse``): both are turned off.
-    held, fixed, tiles = _read_held_out(9600, 26, period_holds_slack=0.0,
+    held, fixed, tiles = read_held_out(9600, 26, period_holds_slack=0.0,
                                         finer_below_cells=0)
     assert held.placed_right == tiles == 31 and held.extra == 0
     assert held.edges_right >= 175
-    assert fixed.placed_right <= 3
+    assert fixed.placed_right < tiles // 4 and fixed.extra >= 5
 
 
 @pytest.mark.slow
@@ -318,7 +307,7 @@ def test_two_periods_neither_holding_the_other_are_both_coarser_than_the_map() -
     mask = fill_holes(foreground_mask(photo.image, DEFAULT_CONFIG, fill=False))
     period = lattice.seam_period(photo.image, mask, DEFAULT_CONFIG)
     assert period is not None and period.coarse
-    finer, coarse, tiles = _read_held_out(9800, 23, finer_below_cells=0)
+    finer, coarse, tiles = read_held_out(9800, 23, finer_below_cells=0)
     assert finer.placed_right == tiles == 45 and finer.extra == 0
     assert finer.edges_right >= 260
     assert coarse.placed_right <= 10
@@ -348,3 +337,16 @@ def test_pairs_of_one_lattice_a_tilt_sets_apart_are_not_two_sublattices() -> Non
     period = lattice.seam_period(photo.image, mask, DEFAULT_CONFIG)
     assert period is not None and not period.coarse
     assert abs(period.radius / 74.8 - 1.0) < 0.03
+
+
+@pytest.mark.slow
+def test_a_period_no_lattice_fits_is_the_tables_not_the_tiles() -> None:
+    """A map on a brown checkerboard cloth under glare (real-table render 9802, found by
+    a held-out run): the silhouette loses dark forest and track tiles and takes in
+    lightened checks, and the seams' period (181 px against tiles of about 48 px at the
+    working scale) is the checks', at which no lattice covers a cell: the photo was
+    refused. Fitted again without the period, the lone hexagons give the size."""
+    again, refused, tiles = read_held_out(9800, 2, period_retry_without=False)
+    assert again.placed_right == tiles == 41 and again.extra == 0
+    assert again.edges_right >= 240
+    assert refused.errors == 1 and refused.placed_right == 0
