@@ -225,6 +225,11 @@ class LatticeConfig:
     ``grow_share_frac`` of the median cell's, and colours whose mean log odds of tile
     over table (``background.ColourOdds``) reach ``grow_log_odds_min``; at most
     ``grow_max_frac`` times as many cells as the silhouette gave."""
+    grow_dim_log_odds_min: float = 1.5
+    """A cell flat as photographed but not as if the photo had the standard exposure
+    (``scan._exposure_gain``; dim light flattens tiles and table alike) joins only when
+    its colours are clearly the tiles': mean log odds at least this (the table cells so
+    flat near 200 maps measured 0-1.5 but for two, the tiles 0.3-6.8). Above 100: never."""
     grow_share_frac: float = 0.15
     grow_texture_frac: float = 0.6
     grow_log_odds_min: float = 0.0

@@ -617,7 +617,7 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
     exposure = _exposure_gain([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
                               config)
     cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config, exposure)
-    cells = cells + _grown_cells(at_lattice, lat, image, cells, config, clock)
+    cells = cells + _grown_cells(at_lattice, lat, image, cells, config, clock, exposure)
     apart = _seamless_groups(lat, view, cells, config)
     cells = [c for c in cells if c not in apart]
     beside: list[tuple[int, int]] = []
@@ -898,19 +898,26 @@ def _inner_mask(radius: int) -> np.ndarray:
 
 def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
                  lat: lattice_mod.Lattice, image: np.ndarray, cells: list[tuple[int, int]],
-                 config: ScanConfig, clock: Deadline | None = None) -> list[tuple[int, int]]:
+                 config: ScanConfig, clock: Deadline | None = None, exposure: float = 1.0
+                 ) -> list[tuple[int, int]]:
     """Cells next to the map that the silhouette missed but that show a tile.
 
     The table model can lose whole tiles (dark wood in dim light looks like forest, a
     grey village tile like a grey cloth): once the lattice is known, each free
     neighbour of the map is judged where the lattice puts it, against this photo's
-    own tiles and table (``_ArtReference``). It must be textured (``lattice.grow_texture_frac``
-    of the map's median cell), neither flat nor paper-white (``cell_art.flat_and_paper``),
-    show some of the game's colours (meadow, forest, grain; ``lattice.grow_share_frac``
-    of the median cell's share), and its colours must be likelier among the map's cells
-    than on the table's border (``background.ColourOdds``): wood grain passes the first
-    tests, never the last. The tests are tried cheapest first. Accepted cells grow the
+    own tiles and table (``_ArtReference``). It must be textured
+    (``lattice.grow_texture_frac`` of the map's median cell), neither flat nor
+    paper-white (``cell_art.flat_and_paper``), show some of the game's colours (meadow,
+    forest, grain; ``lattice.grow_share_frac`` of the median cell's share), and its
+    colours must be likelier among the map's cells than on the table's border
+    (``background.ColourOdds``): wood grain passes the first tests, never the last. Dim
+    light flattens tiles and table alike: a cell flat as photographed may still join
+    when it is not flat as if the photo had the standard ``exposure`` (see
+    ``_exposure_gain``) and its colours are clearly the tiles'
+    (``lattice.grow_dim_log_odds_min``). The tests are tried cheapest first. Accepted cells grow the
     map ring by ring; ``holds_tiles`` judges them again with the rest."""
+    import cv2
+
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
@@ -923,12 +930,18 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         if cell_art.texture(tile, config)[0] < grow.grow_texture_frac * ref.texture:
             return False
         flat, paper = cell_art.flat_and_paper(tile, config)
-        if flat >= config.find.blank_share_max or paper >= config.find.paper_share_max:
+        if paper >= config.find.paper_share_max:
+            return False
+        dim = flat >= config.find.blank_share_max
+        if dim and (exposure == 1.0 or cell_art.flat_and_paper(
+                cv2.convertScaleAbs(at_lattice(n), alpha=exposure), config
+        )[0] >= config.find.blank_share_max):
             return False
         if _game_share(edges_mod.pixel_classes(tile, ref.meadow), config) < (
                 grow.grow_share_frac * ref.share):
             return False
-        return ref.odds.mean_log_odds(at_lattice(n)[inner]) >= grow.grow_log_odds_min
+        odds = ref.odds.mean_log_odds(at_lattice(n)[inner])
+        return odds >= (grow.grow_dim_log_odds_min if dim else grow.grow_log_odds_min)
 
     taken = set(cells)
     rejected: set[tuple[int, int]] = set()
