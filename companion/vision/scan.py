@@ -314,8 +314,11 @@ def _hex_radius(blob: Blob) -> float:
 
 
 def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
-    """Tiles touch (clusters of them) or lie about one tile width apart on a lattice."""
-    if clusters and clusters[0].area > 0.5 * sum(b.area for b in hexes):
+    """Tiles touch (clusters of them: one as large as half the lone hexagons, or more of
+    the foreground in clusters than in lone hexagons) or lie about one tile width apart
+    on a lattice."""
+    lone = sum(b.area for b in hexes)
+    if clusters and (clusters[0].area > 0.5 * lone or sum(b.area for b in clusters) > lone):
         return True
     if len(hexes) < 2:
         return False
@@ -391,6 +394,15 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         # outscoring them) still propose sizes: their lattices are placed beside the
         # others and the tiles' outlines judge.
         faint = lattice_mod.faint_periods(image, seams_in, config)
+    rival: list[LocatedTile] = []
+    if _lone_rival(period, hexes, config) is not None:
+        # Wood grain or a patterned cloth may repeat more strongly than the seams: the
+        # map fitted at the lone hexagons' size competes, and the tiles' outlines judge.
+        try:
+            rival = _locate_assembled(image, comps, raw, config, clock, one_tile,
+                                      by_seams=False)
+        except ScanError:
+            rival = []
     if period is not None:
         radius = period.radius
     elif len(hexes) >= 3:
@@ -507,9 +519,17 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
                     period is not None and period.coarse)
+    if rival and _agreement(rival) > chosen.agreement:
+        return rival
     return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
                         cell in chosen.beside)
             for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
+
+
+def _agreement(found: list[LocatedTile]) -> float:
+    """The median seam agreement of located tiles (as ``_Placed.agreement``)."""
+    fits = [f.agreement for f in found if f.agreement is not None]
+    return float(np.median(fits)) if fits else -np.inf
 
 
 _Layout = tuple[lattice_mod.Lattice, list[tuple[int, int]]]
@@ -684,6 +704,23 @@ def _coarser(fine: _Candidate, view: lattice_mod.MapView, radius: float,
         if best is None or score > best.score:
             best = _Candidate(score, lat, cells, start, view)
     return best
+
+
+def _lone_rival(period: lattice_mod.Period | None, hexes: list[Blob], config: ScanConfig
+                ) -> float | None:
+    """The lone hexagons' median radius when at least three of them show a tile size
+    other than the seams' ``period``'s (by more than ``lattice.lone_rival_min``, a
+    factor either way) and not as one of its finer or coarser sublattices
+    (``FINER_FACTORS``, within 3 %): the period may be the table's."""
+    if period is None or len(hexes) < 3 or config.lattice.lone_rival_min <= 0:
+        return None
+    lone = float(np.median([_hex_radius(b) for b in hexes]))
+    ratio = max(lone, period.radius) / max(min(lone, period.radius), 1e-6)
+    if ratio < 1.0 + config.lattice.lone_rival_min:
+        return None
+    if any(abs(ratio / f - 1.0) < 0.03 for f in FINER_FACTORS):
+        return None
+    return lone
 
 
 def _size_agrees(lat: lattice_mod.Lattice, cells: list[tuple[int, int]], radius: float,

@@ -1,7 +1,8 @@
 """Held-out evaluation photos read by the scanner in tests.
 
 Representation: ``read_held_out(first, skip, **off)`` renders photo ``first + skip`` of
-the evaluation's ``--set rendered --real-table --count 30 --seed first`` and returns the
+the evaluation's ``--set rendered --real-table --count 30 --seed first`` (``--set
+composite`` with ``composite=True``) and returns the
 ``Tally`` of the scan as it is, that of the scan with the settings ``off`` (the
 counterfactual), and the photo's tile count. A refused scan tallies as an error with
 every tile missed (``evaluate.run_case``).
@@ -11,11 +12,13 @@ from __future__ import annotations
 
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.scan import scan
-from companion.vision.synth.evaluate import Tally, rendered_cases, run_case
+from companion.vision.synth.evaluate import Tally, composite_cases, rendered_cases, run_case
 
 
-def read_held_out(first: int, skip: int, **off: object) -> tuple[Tally, Tally, int]:
-    case = next(rendered_cases(30, first, (4000, 3000), real_table=True, skip=skip))
+def read_held_out(first: int, skip: int, composite: bool = False, **off: object
+                  ) -> tuple[Tally, Tally, int]:
+    cases = composite_cases if composite else rendered_cases
+    case = next(cases(30, first, (4000, 3000), real_table=True, skip=skip))
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
     changed = slow.tuned(**off)
     return (run_case(case, lambda photo: scan(photo, slow)),

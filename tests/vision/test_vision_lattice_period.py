@@ -350,3 +350,17 @@ def test_a_period_no_lattice_fits_is_the_tables_not_the_tiles() -> None:
     assert again.placed_right == tiles == 41 and again.extra == 0
     assert again.edges_right >= 240
     assert refused.errors == 1 and refused.placed_right == 0
+
+
+@pytest.mark.slow
+def test_a_period_the_lone_hexagons_disown_competes_with_their_size() -> None:
+    """A map of real tiles on wood beside a score pad and cards (composite 10316, found by
+    a held-out run): the wood grain repeats at 23 px where the lone hexagons show tiles of
+    about 78 px (3.4 times, no sublattice's ratio), and with most of the map in clusters
+    it was read as 10 loose tiles (6 of 38 right). Tiles in clusters make it a map, and
+    the map fitted at the hexagons' size wins on the tiles' outlines (at the period's:
+    hundreds of phantom cells)."""
+    rival, period_only, tiles = read_held_out(10300, 16, composite=True, lone_rival_min=0.0)
+    assert rival.placed_right >= tiles - 1 == 37 and rival.extra == 0
+    assert rival.edges_right >= 215
+    assert period_only.extra > 100
