@@ -951,8 +951,8 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     light flattens tiles and table alike: a cell flat as photographed may still join
     when it is not flat as if the photo had the standard ``exposure`` (see
     ``_exposure_gain``) and its colours are clearly the tiles'
-    (``lattice.grow_dim_log_odds_min``). The tests are tried cheapest first. Accepted cells grow the
-    map ring by ring; ``holds_tiles`` judges them again with the rest."""
+    (``lattice.grow_dim_log_odds_min``). The tests are tried cheapest first. Accepted
+    cells grow the map ring by ring; ``holds_tiles`` judges them again with the rest."""
     import cv2
 
     grow = config.lattice
