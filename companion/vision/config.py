@@ -251,7 +251,7 @@ class LatticeConfig:
     lone_rival_min: float = 0.15
     """When three or more lone hexagons show a tile size this much (a factor either way)
     from the seams' period's, and not as a sublattice's, the map is also fitted as if the
-    seams showed no period and the tiles' outlines choose (``scan._lone_rival``: wood
+    seams showed no period and the tiles' outlines choose (``scan._period_disowned``: wood
     grain or a patterned cloth may repeat more strongly than the seams). 0: never."""
     period_retry_without: bool = True
     """When no lattice of the seams' period covers a cell, the period was the table's

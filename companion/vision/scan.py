@@ -395,7 +395,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         # others and the tiles' outlines judge.
         faint = lattice_mod.faint_periods(image, seams_in, config)
     rival: list[LocatedTile] = []
-    if _lone_rival(period, hexes, config) is not None:
+    if _period_disowned(period, hexes, config):
         # Wood grain or a patterned cloth may repeat more strongly than the seams: the
         # map fitted at the lone hexagons' size competes, and the tiles' outlines judge.
         try:
@@ -490,7 +490,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         best = _coarser(other, view, radius, config, clock)
     best = best or other
     if best is None and period is not None and config.lattice.period_retry_without:
-        return _locate_assembled(image, comps, raw, config, clock, one_tile, by_seams=False)
+        return rival or _locate_assembled(image, comps, raw, config, clock, one_tile,
+                                          by_seams=False)
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     if one_tile is not None and not _a_map_inside(one_tile, period, best, view, config):
@@ -563,8 +564,8 @@ def _finer(image: np.ndarray, map_mask: np.ndarray, lat: lattice_mod.Lattice,
         view = lattice_mod.map_view(image, map_mask, radius / factor)
         grown = [lattice_mod.refine_by_seams(s, view, config)
                  for s in lattice_mod.fit_local(view, config)]
-        judged = [(lattice_mod.quality_and_cells(g, view, config), g) for g in grown]
-        judged = [(q, cells, g) for (q, cells), g in judged if cells]
+        scored = [(*lattice_mod.quality_and_cells(g, view, config), g) for g in grown]
+        judged = [(q, cells, g) for q, cells, g in scored if cells]
         if not judged:
             continue
         _, cells, fine = max(judged, key=lambda t: t[0])
@@ -706,21 +707,18 @@ def _coarser(fine: _Candidate, view: lattice_mod.MapView, radius: float,
     return best
 
 
-def _lone_rival(period: lattice_mod.Period | None, hexes: list[Blob], config: ScanConfig
-                ) -> float | None:
-    """The lone hexagons' median radius when at least three of them show a tile size
-    other than the seams' ``period``'s (by more than ``lattice.lone_rival_min``, a
-    factor either way) and not as one of its finer or coarser sublattices
-    (``FINER_FACTORS``, within 3 %): the period may be the table's."""
+def _period_disowned(period: lattice_mod.Period | None, hexes: list[Blob],
+                     config: ScanConfig) -> bool:
+    """Whether at least three lone hexagons show a tile size (their median radius) other
+    than the seams' ``period``'s, by more than ``lattice.lone_rival_min`` (a factor
+    either way) and not as one of its finer or coarser sublattices (``FINER_FACTORS``,
+    within 3 %): the period may be the table's."""
     if period is None or len(hexes) < 3 or config.lattice.lone_rival_min <= 0:
-        return None
+        return False
     lone = float(np.median([_hex_radius(b) for b in hexes]))
     ratio = max(lone, period.radius) / max(min(lone, period.radius), 1e-6)
-    if ratio < 1.0 + config.lattice.lone_rival_min:
-        return None
-    if any(abs(ratio / f - 1.0) < 0.03 for f in FINER_FACTORS):
-        return None
-    return lone
+    return ratio >= 1.0 + config.lattice.lone_rival_min and all(
+        abs(ratio / f - 1.0) >= 0.03 for f in FINER_FACTORS)
 
 
 def _size_agrees(lat: lattice_mod.Lattice, cells: list[tuple[int, int]], radius: float,
@@ -953,8 +951,6 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     ``_exposure_gain``) and its colours are clearly the tiles'
     (``lattice.grow_dim_log_odds_min``). The tests are tried cheapest first. Accepted
     cells grow the map ring by ring; ``holds_tiles`` judges them again with the rest."""
-    import cv2
-
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
@@ -970,9 +966,8 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         if paper >= config.find.paper_share_max:
             return False
         dim = flat >= config.find.blank_share_max
-        if dim and (exposure == 1.0 or cell_art.flat_and_paper(
-                cv2.convertScaleAbs(at_lattice(n), alpha=exposure), config
-        )[0] >= config.find.blank_share_max):
+        if dim and (exposure == 1.0 or _flat_share_lit(at_lattice(n), config, exposure)
+                    >= config.find.blank_share_max):
             return False
         if _game_share(edges_mod.pixel_classes(tile, ref.meadow), config) < (
                 grow.grow_share_frac * ref.share):
@@ -1034,14 +1029,20 @@ def _is_bare_table(tile: np.ndarray, config: ScanConfig, exposure: float = 1.0) 
     mostly flat, where every tile's art has edges and contrast, and even a field of
     grain in a shadow has fine detail over more than a third of it (all measured as if
     the photo had the standard exposure: times ``exposure``, see ``_exposure_gain``)."""
-    import cv2
-
     texture, spread = cell_art.texture(tile, config)
     if (texture * exposure >= config.lattice.bare_texture_max
             or spread * exposure >= config.lattice.bare_std_max):
         return False
+    return _flat_share_lit(tile, config, exposure) >= config.lattice.bare_flat_min
+
+
+def _flat_share_lit(tile: np.ndarray, config: ScanConfig, exposure: float) -> float:
+    """A rectified cell's flat share (``cell_art.flat_and_paper``) as if the photo had
+    the standard exposure (times ``exposure``, see ``_exposure_gain``)."""
+    import cv2
+
     lit = tile if exposure == 1.0 else cv2.convertScaleAbs(tile, alpha=exposure)
-    return cell_art.flat_and_paper(lit, config)[0] >= config.lattice.bare_flat_min
+    return cell_art.flat_and_paper(lit, config)[0]
 
 
 _T = TypeVar("_T")

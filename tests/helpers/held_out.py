@@ -1,6 +1,7 @@
 """Held-out evaluation photos read by the scanner in tests.
 
-Representation: ``read_held_out(first, skip, **off)`` renders photo ``first + skip`` of
+Representation: ``held_out_case(first, skip)`` is photo ``first + skip`` (its case);
+``read_held_out(first, skip, **off)`` renders photo ``first + skip`` of
 the evaluation's ``--set rendered --real-table --count 30 --seed first`` (``--set
 composite`` with ``composite=True``) and returns the
 ``Tally`` of the scan as it is, that of the scan with the settings ``off`` (the
@@ -12,13 +13,17 @@ from __future__ import annotations
 
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.scan import scan
-from companion.vision.synth.evaluate import Tally, composite_cases, rendered_cases, run_case
+from companion.vision.synth.evaluate import Case, Tally, composite_cases, rendered_cases, run_case
+
+
+def held_out_case(first: int, skip: int, composite: bool = False) -> Case:
+    cases = composite_cases if composite else rendered_cases
+    return next(cases(30, first, (4000, 3000), real_table=True, skip=skip))
 
 
 def read_held_out(first: int, skip: int, composite: bool = False, **off: object
                   ) -> tuple[Tally, Tally, int]:
-    cases = composite_cases if composite else rendered_cases
-    case = next(cases(30, first, (4000, 3000), real_table=True, skip=skip))
+    case = held_out_case(first, skip, composite)
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
     changed = slow.tuned(**off)
     return (run_case(case, lambda photo: scan(photo, slow)),

@@ -19,7 +19,7 @@ from companion.vision.io import load_photo
 from companion.vision.synth.evaluate import compare, truth_of_rendered
 from companion.vision.synth.render import Rendered, render_record
 from companion.vision.synth.render_records import random_record
-from tests.helpers.held_out import read_held_out
+from tests.helpers.held_out import held_out_case, read_held_out
 from tests.helpers.scanner_synth import draw_map, random_map
 
 scan_mod = importlib.import_module("companion.vision.scan")
@@ -38,6 +38,13 @@ def _jpeg(image: np.ndarray) -> bytes:
     return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
 
 
+def _period(photo_bytes: bytes) -> tuple[np.ndarray, lattice.Period | None]:
+    """The working image of a photo and the seams' period in its silhouette."""
+    photo = load_photo(photo_bytes, DEFAULT_CONFIG)
+    mask = fill_holes(foreground_mask(photo.image, DEFAULT_CONFIG, fill=False))
+    return photo.image, lattice.seam_period(photo.image, mask, DEFAULT_CONFIG)
+
+
 def _true_radius(rendered: Rendered, factor: float) -> float:
     """Median circumradius of the tiles in working pixels (``factor`` = working/original)."""
     return float(np.median([np.linalg.norm((np.asarray(t.corners) - np.asarray(t.centre))
@@ -50,11 +57,9 @@ def test_the_seams_period_gives_the_tile_size(seed: int) -> None:
     """Before: the outline said 107 px for 73 px tiles (2101) and the lattice fell to 19 px
     for 52 px tiles (2102)."""
     rendered = _real_table(seed)
-    photo = load_photo(_jpeg(rendered.image), DEFAULT_CONFIG)
-    mask = fill_holes(foreground_mask(photo.image, DEFAULT_CONFIG, fill=False))
-    period = lattice.seam_period(photo.image, mask, DEFAULT_CONFIG)
+    image, period = _period(_jpeg(rendered.image))
     assert period is not None
-    truth = _true_radius(rendered, photo.image.shape[1] / rendered.image.shape[1])
+    truth = _true_radius(rendered, image.shape[1] / rendered.image.shape[1])
     assert abs(period.radius / truth - 1.0) < 0.08
 
 
@@ -300,12 +305,7 @@ def test_two_periods_neither_holding_the_other_are_both_coarser_than_the_map() -
     map's lattice is finer than both
     (``Period.coarse``): the finer lattices are tried though the map read as 11 cells,
     and the tiles' outlines choose them (before: 5 of 45 tiles, 3 phantoms)."""
-    from companion.vision.synth.evaluate import rendered_cases
-
-    case = next(rendered_cases(30, 9800, (4000, 3000), real_table=True, skip=23))
-    photo = load_photo(case.photo, DEFAULT_CONFIG)
-    mask = fill_holes(foreground_mask(photo.image, DEFAULT_CONFIG, fill=False))
-    period = lattice.seam_period(photo.image, mask, DEFAULT_CONFIG)
+    period = _period(held_out_case(9800, 23).photo)[1]
     assert period is not None and period.coarse
     finer, coarse, tiles = read_held_out(9800, 23, finer_below_cells=0)
     assert finer.placed_right == tiles == 45 and finer.extra == 0
@@ -317,10 +317,7 @@ def test_two_periods_neither_holding_the_other_are_both_coarser_than_the_map() -
 @pytest.mark.parametrize("seed", [2101, 2102])
 def test_the_tiles_own_period_is_not_coarse(seed: int) -> None:
     """The coarser periods a map's seams also repeat (sublattices) are held by its own."""
-    rendered = _real_table(seed)
-    photo = load_photo(_jpeg(rendered.image), DEFAULT_CONFIG)
-    mask = fill_holes(foreground_mask(photo.image, DEFAULT_CONFIG, fill=False))
-    period = lattice.seam_period(photo.image, mask, DEFAULT_CONFIG)
+    period = _period(_jpeg(_real_table(seed).image))[1]
     assert period is not None and not period.coarse
 
 
@@ -332,9 +329,7 @@ def test_pairs_of_one_lattice_a_tilt_sets_apart_are_not_two_sublattices() -> Non
     from companion.vision.synth.evaluate import composite_cases
 
     case = next(composite_cases(6, 9400, (4000, 3000), real_table=True, skip=5))
-    photo = load_photo(case.photo, DEFAULT_CONFIG)
-    mask = fill_holes(foreground_mask(photo.image, DEFAULT_CONFIG, fill=False))
-    period = lattice.seam_period(photo.image, mask, DEFAULT_CONFIG)
+    period = _period(case.photo)[1]
     assert period is not None and not period.coarse
     assert abs(period.radius / 74.8 - 1.0) < 0.03
 
