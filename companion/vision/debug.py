@@ -8,6 +8,7 @@ saves it and a contact sheet of the rectified tiles as PNG files in a folder.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -15,7 +16,7 @@ import numpy as np
 
 
 def draw_tiles(image: np.ndarray, corners: list[np.ndarray], labels: list[str],
-               confidences: list[tuple[float, ...]], mismatches: list[list[int]],
+               confidences: list[tuple[float, ...]], mismatches: Sequence[Sequence[int]],
                mask: np.ndarray | None = None) -> np.ndarray:
     """Annotated copy of ``image`` (never modifies the input)."""
     out = image.copy()

@@ -598,8 +598,8 @@ def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanC
     cv2.fillPoly(mask, [np.round(c).astype(np.int32) for _, c in tiles], 255)
     radius = _cell_radius(lat, [cell for cell, _ in tiles])
     k = max(3, int(round(config.lattice.gap_close_frac * radius)) | 1)
-    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    view = lattice_mod.map_view(image, mask, radius)
+    closed = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    view = lattice_mod.map_view(image, closed, radius)
     refit = lattice_mod.refine_by_seams(lat, view, config)
     cells = lattice_mod.occupied(refit, view, config)
     if not cells:
@@ -1132,9 +1132,10 @@ def prepare(found: list[LocatedTile], config: ScanConfig) -> Prepared:
              for f in found]
     veils: list[np.ndarray | None] = [None] * len(found)
     if config.terrain.remove_glare:
-        veils = list(edges_mod.veils([f.rectified for f in found]))
+        lifted = list(edges_mod.veils([f.rectified for f in found]))
         found = [replace(f, rectified=edges_mod.remove_veil(f.rectified, v))
-                 for f, v in zip(found, veils, strict=True)]
+                 for f, v in zip(found, lifted, strict=True)]
+        veils = [*lifted]
     meadow = edges_mod.meadow_reference([f.rectified for f in found])
     meadows = edges_mod.local_meadows([f.rectified for f in found],
                                       [tuple(f.corners.mean(axis=0)) for f in found], meadow)
