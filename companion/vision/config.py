@@ -257,6 +257,21 @@ class LatticeConfig:
     """When no lattice of the seams' period covers a cell, the period was the table's
     (a checkerboard cloth the glare lightens into the silhouette): the map is fitted
     again as if the seams showed none."""
+    period_table_share: float = 2.0
+    """The seams' period may be the table's (a checkerboard or gingham cloth, part of it
+    lightened into the silhouette by glare) when a band of the table around the map
+    repeats it with at least this share of its contrast inside the map
+    (``lattice.table_repeats``): the map is also fitted as if the seams showed none,
+    and the tiles' outlines choose (``scan._Placed.agreement``). Over 348 photos plain
+    tables measured up to 1.0; cloths 1.3-6.5 where the period was the tiles' (the
+    checks score at any lattice whose points fall near theirs), 3.8-6.8 where it was
+    the cloth's. 0: never."""
+    period_table_band: tuple[float, float] = (0.3, 4.0)
+    """The table around the map, for ``period_table_share``: from this many tile radii
+    (the period's) outside the silhouette to that many..."""
+    period_table_radius_px: float = 24.0
+    """...measured at the scale (at most ``period_scale``) that makes the period's tile
+    radius this many pixels: the band is wider than the map."""
     period_from_whole: bool = True
     """When the seams inside the map's tile-sized pieces show no period, look for it in
     the whole foreground (dim light breaks a map into pieces smaller than a tile)."""

@@ -985,13 +985,45 @@ def _scored_pairs(image: np.ndarray, mask: np.ndarray, config: ScanConfig
             cos = float(a @ b) / (length[i] * length[j])
             if not math.cos(math.radians(75)) <= cos <= math.cos(math.radians(45)):
                 continue
-            basis = np.array([a, b])
-            on = np.nanmean(_sample(auto, centre, _SHELLS @ basis))
-            off = np.nanmean(_sample(auto, centre, _BETWEEN @ basis))
-            if np.isfinite(on) and np.isfinite(off):
-                found.append((float(on - off), a, b))
+            contrast = _contrast(auto, centre, np.array([a, b]))
+            if np.isfinite(contrast):
+                found.append((contrast, a, b))
     found.sort(key=lambda t: -t[0])
     return found, scale
+
+
+def _contrast(auto: np.ndarray, centre: tuple[int, int], basis: np.ndarray) -> float:
+    """The mean autocorrelation at the first two shells of the lattice of neighbour
+    vectors ``basis`` (rows, in the autocorrelation's pixels) minus that at their halves
+    and thirds; NaN where they fall outside."""
+    on = np.nanmean(_sample(auto, centre, _SHELLS @ basis))
+    off = np.nanmean(_sample(auto, centre, _BETWEEN @ basis))
+    return float(on - off)
+
+
+def table_repeats(image: np.ndarray, mask: np.ndarray, period: Period,
+                  config: ScanConfig = DEFAULT_CONFIG) -> bool:
+    """Whether the table around ``mask`` repeats ``period`` as the seams inside it do:
+    its contrast (as ``seam_period`` scores it) over a band of the table
+    (``lattice.period_table_band`` tile radii outside the silhouette, measured where a
+    tile's radius is ``lattice.period_table_radius_px`` pixels) reaches
+    ``lattice.period_table_share`` of the period's own. A map's seams stop at its rim;
+    a checkerboard cloth goes on under it and around. A hint, not a verdict: a cloth's
+    fine checks also score at a lattice of the tiles' size whose points happen to fall
+    near theirs."""
+    lat_cfg = config.lattice
+    if lat_cfg.period_table_share <= 0:
+        return False
+    near, far = (f * period.radius for f in lat_cfg.period_table_band)
+    away = cv2.distanceTransform(cv2.bitwise_not(mask), cv2.DIST_L2, 3)
+    band = ((away > near) & (away < far)).astype(np.uint8) * 255
+    if cv2.countNonZero(band) < 64:
+        return False
+    scale = min(lat_cfg.period_scale, lat_cfg.period_table_radius_px / period.radius)
+    auto, centre, scale = edge_autocorrelation(image, band, scale, lat_cfg.period_saturation)
+    contrast = _contrast(auto, centre, np.array([period.a, period.b]) * scale)
+    return bool(np.isfinite(contrast)
+                and contrast >= lat_cfg.period_table_share * period.contrast)
 
 
 def fit_period(view: MapView, period: Period, config: ScanConfig = DEFAULT_CONFIG

@@ -368,7 +368,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     outline as one tile: unless the evidence inside shows a map (``_a_map_inside``:
     repeating seams at a smaller cell size, seams between the cells, a better fit than
     the one tile), no map is returned (an empty list). ``by_seams`` false sizes the
-    lattice without the seams' period (see ``lattice.period_retry_without``).
+    lattice without the seams' period (see ``lattice.period_retry_without``); a period
+    the lone hexagons disown (``_period_disowned``) or the table around the map repeats
+    (``lattice.table_repeats``) competes with the fit without it.
     """
     import cv2
 
@@ -395,9 +397,11 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         # others and the tiles' outlines judge.
         faint = lattice_mod.faint_periods(image, seams_in, config)
     rival: list[LocatedTile] = []
-    if _period_disowned(period, hexes, config):
+    if _period_disowned(period, hexes, config) or (
+            period is not None
+            and lattice_mod.table_repeats(image, seams_in, period, config)):
         # Wood grain or a patterned cloth may repeat more strongly than the seams: the
-        # map fitted at the lone hexagons' size competes, and the tiles' outlines judge.
+        # map fitted without the period competes, and the tiles' outlines judge.
         try:
             rival = _locate_assembled(image, comps, raw, config, clock, one_tile,
                                       by_seams=False)
