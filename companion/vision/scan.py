@@ -884,10 +884,18 @@ def _shadowed_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
 
 
 def _art_measures(tile: np.ndarray, meadow: edges_mod.MeadowRef, config: ScanConfig
-                  ) -> tuple[float, float]:
-    """A rectified cell's share of game colours and its texture."""
+                  ) -> tuple[float, float, float]:
+    """A rectified cell's share of game colours, its texture and its lightness."""
     return (_game_share(edges_mod.pixel_classes(tile, meadow), config),
-            cell_art.texture(tile, config)[0])
+            cell_art.texture(tile, config)[0], _lightness(tile, config))
+
+
+def _lightness(tile: np.ndarray, config: ScanConfig) -> float:
+    """The mean grey inside a rectified cell."""
+    import cv2
+
+    return float(cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY)[_inner_mask(config.rectify.radius)]
+                 .mean())
 
 
 def _game_share(classes: np.ndarray, config: ScanConfig) -> float:
@@ -900,13 +908,15 @@ def _game_share(classes: np.ndarray, config: ScanConfig) -> float:
 class _ArtReference(NamedTuple):
     """What this photo's tiles look like, for judging cells beside the map
     (``_grown_cells``): the white ``gains`` and ``meadow`` of a sample of the map's
-    cells, the median cell's share of game colours (``share``) and ``texture``, and the
-    ``odds`` of a colour among those cells against the table's border."""
+    cells, the median cell's share of game colours (``share``), ``texture`` and
+    ``lightness``, and the ``odds`` of a colour among those cells against the table's
+    border."""
 
     gains: np.ndarray
     meadow: edges_mod.MeadowRef
     share: float
     texture: float
+    lightness: float
     odds: ColourOdds
 
 
@@ -917,10 +927,10 @@ def _art_reference(tiles: list[np.ndarray], image: np.ndarray, config: ScanConfi
     meadow = edges_mod.meadow_reference([edges_mod.apply_gains(t, gains) for t in tiles])
     measures = np.array([_art_measures(edges_mod.apply_gains(t, gains), meadow, config)
                          for t in tiles])
-    share, texture = np.maximum(np.median(measures, axis=0), 1e-6)
+    share, texture, lightness = np.maximum(np.median(measures, axis=0), 1e-6)
     inner = _inner_mask(config.rectify.radius)
     odds = ColourOdds(np.concatenate([t[inner] for t in tiles]), border_pixels(image, config))
-    return _ArtReference(gains, meadow, float(share), float(texture), odds)
+    return _ArtReference(gains, meadow, float(share), float(texture), float(lightness), odds)
 
 
 @lru_cache(maxsize=4)
@@ -953,8 +963,11 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     light flattens tiles and table alike: a cell flat as photographed may still join
     when it is not flat as if the photo had the standard ``exposure`` (see
     ``_exposure_gain``) and its colours are clearly the tiles'
-    (``lattice.grow_dim_log_odds_min``). The tests are tried cheapest first. Accepted
-    cells grow the map ring by ring; ``holds_tiles`` judges them again with the rest."""
+    (``lattice.grow_dim_log_odds_min``); so may a cell too smooth as photographed
+    whose texture, scaled by the map's median lightness over its own, is not (a shadow
+    across part of the map; ``lattice.grow_shaded``). The tests are tried cheapest
+    first. Accepted cells grow the map ring by ring; ``holds_tiles`` judges them again
+    with the rest."""
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
@@ -964,7 +977,10 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
 
     def shows_a_tile(n: tuple[int, int]) -> bool:
         tile = edges_mod.apply_gains(at_lattice(n), ref.gains)
-        if cell_art.texture(tile, config)[0] < grow.grow_texture_frac * ref.texture:
+        texture, need = cell_art.texture(tile, config)[0], grow.grow_texture_frac * ref.texture
+        shaded = texture < need
+        if shaded and (not grow.grow_shaded
+                       or texture * ref.lightness < need * _lightness(tile, config)):
             return False
         flat, paper = cell_art.flat_and_paper(tile, config)
         if paper >= config.find.paper_share_max:
@@ -977,7 +993,8 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
                 grow.grow_share_frac * ref.share):
             return False
         odds = ref.odds.mean_log_odds(at_lattice(n)[inner])
-        return odds >= (grow.grow_dim_log_odds_min if dim else grow.grow_log_odds_min)
+        return odds >= (grow.grow_dim_log_odds_min if dim or shaded
+                        else grow.grow_log_odds_min)
 
     taken = set(cells)
     rejected: set[tuple[int, int]] = set()

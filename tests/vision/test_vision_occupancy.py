@@ -132,6 +132,19 @@ def test_tiles_in_dim_light_join_the_map_though_flat_by_the_usual_bar() -> None:
     assert fixed.placed_right <= 36
 
 
+@pytest.mark.slow
+def test_a_tile_in_a_shadow_joins_the_map_by_its_texture_for_its_light() -> None:
+    """A map of real tiles on dark wood with a shadow across its top (composite 10603,
+    found by a held-out run): the silhouette misses the shadowed forest tile at the top,
+    and growth refused it for its texture, 0.53 of the map's median cell against a bar
+    of 0.6. Its lightness is about half the median cell's: scaled by that, the texture
+    passes, and its colours are clearly the tiles' (log odds 6.1): it joins."""
+    grown, smooth, tiles = read_held_out(10600, 3, composite=True, grow_shaded=False)
+    assert grown.placed_right == tiles == 21 and grown.extra == 0
+    assert grown.edges_right >= 122
+    assert smooth.placed_right == tiles - 1
+
+
 def _pad(side: int, radius: float) -> np.ndarray:
     """A score pad: white paper ruled in blue every third of a tile, a few numbers."""
     pad = np.full((side, side, 3), (236, 240, 242), np.uint8)
