@@ -230,12 +230,13 @@ class LatticeConfig:
     (``scan._exposure_gain``; dim light flattens tiles and table alike) joins only when
     its colours are clearly the tiles': mean log odds at least this (the table cells so
     flat near 200 maps measured 0-1.5 but for two, the tiles 0.3-6.8). Above 100: never."""
-    grow_shaded: bool = True
+    grow_shaded_log_odds_min: float = 2.5
     """A cell below ``grow_texture_frac`` of the map's texture may still join when its
     texture scaled by the map's median lightness over its own reaches it (a shadow
-    across part of the map dims a tile's texture with its light), and then, as a dim
-    cell, only with mean log odds of ``grow_dim_log_odds_min``: table cells that pass so
-    near 50 maps measured 0.3-0.6, tiles 2.7-6.1."""
+    across part of the map dims a tile's texture with its light), and then only with
+    mean log odds of at least this: the table cells that pass so measured 0.3-2.0
+    (composite 9034's, taken at 1.5, moved the lattice its tiles refit), the tiles
+    2.7-6.1. Above 100: never."""
     grow_share_frac: float = 0.15
     grow_texture_frac: float = 0.6
     grow_log_odds_min: float = 0.0

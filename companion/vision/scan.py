@@ -965,7 +965,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     ``_exposure_gain``) and its colours are clearly the tiles'
     (``lattice.grow_dim_log_odds_min``); so may a cell too smooth as photographed
     whose texture, scaled by the map's median lightness over its own, is not (a shadow
-    across part of the map; ``lattice.grow_shaded``). The tests are tried cheapest
+    across part of the map; ``lattice.grow_shaded_log_odds_min``). The tests are tried cheapest
     first. Accepted cells grow the map ring by ring; ``holds_tiles`` judges them again
     with the rest."""
     grow = config.lattice
@@ -979,8 +979,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         tile = edges_mod.apply_gains(at_lattice(n), ref.gains)
         texture, need = cell_art.texture(tile, config)[0], grow.grow_texture_frac * ref.texture
         shaded = texture < need
-        if shaded and (not grow.grow_shaded
-                       or texture * ref.lightness < need * _lightness(tile, config)):
+        if shaded and texture * ref.lightness < need * _lightness(tile, config):
             return False
         flat, paper = cell_art.flat_and_paper(tile, config)
         if paper >= config.find.paper_share_max:
@@ -993,8 +992,8 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
                 grow.grow_share_frac * ref.share):
             return False
         odds = ref.odds.mean_log_odds(at_lattice(n)[inner])
-        return odds >= (grow.grow_dim_log_odds_min if dim or shaded
-                        else grow.grow_log_odds_min)
+        bar = grow.grow_dim_log_odds_min if dim else grow.grow_log_odds_min
+        return odds >= (max(bar, grow.grow_shaded_log_odds_min) if shaded else bar)
 
     taken = set(cells)
     rejected: set[tuple[int, int]] = set()
