@@ -965,9 +965,9 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     ``_exposure_gain``) and its colours are clearly the tiles'
     (``lattice.grow_dim_log_odds_min``); so may a cell too smooth as photographed
     whose texture, scaled by the map's median lightness over its own, is not (a shadow
-    across part of the map; ``lattice.grow_shaded_log_odds_min``). The tests are tried cheapest
-    first. Accepted cells grow the map ring by ring; ``holds_tiles`` judges them again
-    with the rest."""
+    across part of the map; ``lattice.grow_shaded_log_odds_min``). The tests are tried
+    cheapest first. Accepted cells grow the map ring by ring; ``holds_tiles`` judges
+    them again with the rest."""
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
@@ -1152,7 +1152,7 @@ def prepare(found: list[LocatedTile], config: ScanConfig) -> Prepared:
              for f in found]
     veils: list[np.ndarray | None] = [None] * len(found)
     if config.terrain.remove_glare:
-        lifted = list(edges_mod.veils([f.rectified for f in found]))
+        lifted = edges_mod.veils([f.rectified for f in found])
         found = [replace(f, rectified=edges_mod.remove_veil(f.rectified, v))
                  for f, v in zip(found, lifted, strict=True)]
         veils = [*lifted]
