@@ -237,6 +237,17 @@ class LatticeConfig:
     mean log odds of at least this: the table cells that pass so measured 0.3-2.0
     (composite 9034's, taken at 1.5, moved the lattice its tiles refit), the tiles
     2.7-6.1. Above 100: never."""
+    grow_village_log_odds_min: float = 2.5
+    """A cell with less than ``grow_share_frac`` of the game's colours may still join
+    when it shows roofs (``grow_village_roof_min``) and its colours are clearly the
+    tiles': mean log odds at least this (the shaded cells' bar). A tile all village
+    (cobbles and houses: VVVVVV, TTVVVV, VVVVSS in the catalogue) shows no meadow,
+    forest or grain. Without the roofs, plain wood beside a map measured up to 3.0 and
+    the dark squares of a gingham cloth the silhouette took in up to 5.6, the village
+    tile of render 10715 in dim light 4.4. Above 100: never."""
+    grow_village_roof_min: float = 0.05
+    """...and roofs (pixel class ``roof``) over at least this share of the cell: an
+    all-village tile shows several houses (10 % of render 10715's in dim light)."""
     grow_share_frac: float = 0.15
     grow_texture_frac: float = 0.6
     grow_log_odds_min: float = 0.0

@@ -905,6 +905,12 @@ def _game_share(classes: np.ndarray, config: ScanConfig) -> float:
     return float(np.mean(np.isin(classes[inside], edges_mod.GAME_CLASSES)))
 
 
+def _share_of(classes: np.ndarray, colour: int, config: ScanConfig) -> float:
+    """The share of a rectified cell's pixels inside the hexagon of class ``colour``."""
+    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
+    return float(np.mean(classes[inside] == colour))
+
+
 class _ArtReference(NamedTuple):
     """What this photo's tiles look like, for judging cells beside the map
     (``_grown_cells``): the white ``gains`` and ``meadow`` of a sample of the map's
@@ -959,7 +965,10 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     paper-white (``cell_art.flat_and_paper``), show some of the game's colours (meadow,
     forest, grain; ``lattice.grow_share_frac`` of the median cell's share), and its
     colours must be likelier among the map's cells than on the table's border
-    (``background.ColourOdds``): wood grain passes the first tests, never the last. Dim
+    (``background.ColourOdds``): wood grain passes the first tests, never the last. A
+    cell without those colours may join when it shows roofs (a tile all village) and
+    its colours are clearly the tiles' (``lattice.grow_village_roof_min``,
+    ``lattice.grow_village_log_odds_min``). Dim
     light flattens tiles and table alike: a cell flat as photographed may still join
     when it is not flat as if the photo had the standard ``exposure`` (see
     ``_exposure_gain``) and its colours are clearly the tiles'
@@ -988,12 +997,15 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         if dim and (exposure == 1.0 or _flat_share_lit(at_lattice(n), config, exposure)
                     >= config.find.blank_share_max):
             return False
-        if _game_share(edges_mod.pixel_classes(tile, ref.meadow), config) < (
-                grow.grow_share_frac * ref.share):
-            return False
-        odds = ref.odds.mean_log_odds(at_lattice(n)[inner])
         bar = grow.grow_dim_log_odds_min if dim else grow.grow_log_odds_min
-        return odds >= (max(bar, grow.grow_shaded_log_odds_min) if shaded else bar)
+        if shaded:
+            bar = max(bar, grow.grow_shaded_log_odds_min)
+        classes = edges_mod.pixel_classes(tile, ref.meadow)
+        if _game_share(classes, config) < grow.grow_share_frac * ref.share:
+            if _share_of(classes, edges_mod.ROOF, config) < grow.grow_village_roof_min:
+                return False
+            bar = max(bar, grow.grow_village_log_odds_min)
+        return bar <= 100 and ref.odds.mean_log_odds(at_lattice(n)[inner]) >= bar
 
     taken = set(cells)
     rejected: set[tuple[int, int]] = set()

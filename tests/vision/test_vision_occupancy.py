@@ -147,6 +147,20 @@ def test_a_tile_in_a_shadow_joins_the_map_by_its_texture_for_its_light() -> None
     assert smooth.placed_right == tiles - 1
 
 
+@pytest.mark.slow
+def test_a_tile_all_village_joins_the_map_by_its_colours() -> None:
+    """A village tile with no meadow, forest or grain (VVVVVV) beside a map on a dark
+    table (real-table render 10715, found by a held-out run): the silhouette misses it
+    and growth refused it for its share of game colours (0.01 of the map's median
+    cell's, against a bar of 0.15), though its colours were clearly the tiles' (log
+    odds 4.35). A cell without game colours now joins at log odds of 2.5 or more
+    (``lattice.grow_village_log_odds_min``)."""
+    grown, refused, tiles = read_held_out(10700, 15, grow_village_log_odds_min=1000.0)
+    assert grown.placed_right == tiles == 32 and grown.extra == 0
+    assert grown.edges_right >= 190
+    assert refused.placed_right == tiles - 1
+
+
 def _pad(side: int, radius: float) -> np.ndarray:
     """A score pad: white paper ruled in blue every third of a tile, a few numbers."""
     pad = np.full((side, side, 3), (236, 240, 242), np.uint8)
