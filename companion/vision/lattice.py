@@ -974,31 +974,37 @@ def _scored_pairs(image: np.ndarray, mask: np.ndarray, config: ScanConfig
     lags = lags[np.argsort(-value)[:lat_cfg.period_peaks]]
     lags = np.concatenate([lags, -lags])
     length = np.hypot(lags[:, 0], lags[:, 1])
-    found: list[tuple[float, np.ndarray, np.ndarray]] = []
-    for i in range(len(lags)):
-        a = lags[i]
-        for j in range(len(lags)):
-            b = lags[j]
-            cross = a[0] * b[1] - a[1] * b[0]
-            if cross <= 0 or not 1 / 1.3 < length[j] / length[i] < 1.3:
-                continue
-            cos = float(a @ b) / (length[i] * length[j])
-            if not math.cos(math.radians(75)) <= cos <= math.cos(math.radians(45)):
-                continue
-            contrast = _contrast(auto, centre, np.array([a, b]))
-            if np.isfinite(contrast):
-                found.append((contrast, a, b))
-    found.sort(key=lambda t: -t[0])
-    return found, scale
+    cross = lags[:, None, 0] * lags[None, :, 1] - lags[:, None, 1] * lags[None, :, 0]
+    ratio = length[None, :] / length[:, None]
+    cos = (lags @ lags.T) / (length[:, None] * length[None, :])
+    first, second = np.nonzero((cross > 0) & (1 / 1.3 < ratio) & (ratio < 1.3)
+                               & (math.cos(math.radians(75)) <= cos)
+                               & (cos <= math.cos(math.radians(45))))
+    contrast = _contrasts(auto, centre, np.stack([lags[first], lags[second]], axis=1))
+    kept = np.flatnonzero(np.isfinite(contrast))
+    kept = kept[np.argsort(-contrast[kept], kind="stable")]
+    return [(float(contrast[k]), lags[first[k]], lags[second[k]]) for k in kept], scale
 
 
 def _contrast(auto: np.ndarray, centre: tuple[int, int], basis: np.ndarray) -> float:
     """The mean autocorrelation at the first two shells of the lattice of neighbour
     vectors ``basis`` (rows, in the autocorrelation's pixels) minus that at their halves
     and thirds; NaN where they fall outside."""
-    on = np.nanmean(_sample(auto, centre, _SHELLS @ basis))
-    off = np.nanmean(_sample(auto, centre, _BETWEEN @ basis))
-    return float(on - off)
+    return float(_contrasts(auto, centre, basis[None])[0])
+
+
+def _contrasts(auto: np.ndarray, centre: tuple[int, int], bases: np.ndarray) -> np.ndarray:
+    """``_contrast`` of each of the bases ``bases`` (P x 2 x 2) at once."""
+    on = _finite_mean(_sample(auto, centre, np.einsum("sk,pkd->psd", _SHELLS, bases)))
+    off = _finite_mean(_sample(auto, centre, np.einsum("sk,pkd->psd", _BETWEEN, bases)))
+    return np.asarray(on - off)
+
+
+def _finite_mean(values: np.ndarray) -> np.ndarray:
+    """The mean over the last axis of the values that are not NaN (NaN when none is)."""
+    ok = ~np.isnan(values)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(np.where(ok, values, 0.0).sum(axis=-1) / ok.sum(axis=-1))
 
 
 def table_repeats(image: np.ndarray, mask: np.ndarray, period: Period,
