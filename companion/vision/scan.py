@@ -901,14 +901,14 @@ def _lightness(tile: np.ndarray, config: ScanConfig) -> float:
 def _game_share(classes: np.ndarray, config: ScanConfig) -> float:
     """The share of a rectified cell's pixel classes inside the hexagon that are the
     game's colours (meadow, forest, grain)."""
-    inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
-    return float(np.mean(np.isin(classes[inside], edges_mod.GAME_CLASSES)))
+    return _share_of(classes, edges_mod.GAME_CLASSES, config)
 
 
-def _share_of(classes: np.ndarray, colour: int, config: ScanConfig) -> float:
-    """The share of a rectified cell's pixels inside the hexagon of class ``colour``."""
+def _share_of(classes: np.ndarray, colours: np.ndarray | int, config: ScanConfig) -> float:
+    """The share of a rectified cell's pixels inside the hexagon whose class is one of
+    ``colours``."""
     inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
-    return float(np.mean(classes[inside] == colour))
+    return float(np.mean(np.isin(classes[inside], colours)))
 
 
 class _ArtReference(NamedTuple):
@@ -968,11 +968,10 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     (``background.ColourOdds``): wood grain passes the first tests, never the last. A
     cell without those colours may join when it shows roofs (a tile all village) and
     its colours are clearly the tiles' (``lattice.grow_village_roof_min``,
-    ``lattice.grow_village_log_odds_min``). Dim
-    light flattens tiles and table alike: a cell flat as photographed may still join
-    when it is not flat as if the photo had the standard ``exposure`` (see
-    ``_exposure_gain``) and its colours are clearly the tiles'
-    (``lattice.grow_dim_log_odds_min``); so may a cell too smooth as photographed
+    ``lattice.grow_village_log_odds_min``). Dim light flattens tiles and table alike: a
+    cell flat as photographed may still join when it is not flat as if the photo had
+    the standard ``exposure`` (see ``_exposure_gain``) and its colours are clearly the
+    tiles' (``lattice.grow_dim_log_odds_min``); so may a cell too smooth as photographed
     whose texture, scaled by the map's median lightness over its own, is not (a shadow
     across part of the map; ``lattice.grow_shaded_log_odds_min``). The tests are tried
     cheapest first. Accepted cells grow the map ring by ring; ``holds_tiles`` judges

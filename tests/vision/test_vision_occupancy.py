@@ -153,8 +153,9 @@ def test_a_tile_all_village_joins_the_map_by_its_colours() -> None:
     table (real-table render 10715, found by a held-out run): the silhouette misses it
     and growth refused it for its share of game colours (0.01 of the map's median
     cell's, against a bar of 0.15), though its colours were clearly the tiles' (log
-    odds 4.35). A cell without game colours now joins at log odds of 2.5 or more
-    (``lattice.grow_village_log_odds_min``)."""
+    odds 4.35; roofs over 10 % of it). A cell without game colours now joins when roofs
+    cover 5 % of it or more and its log odds reach 2.5
+    (``lattice.grow_village_roof_min``, ``lattice.grow_village_log_odds_min``)."""
     grown, refused, tiles = read_held_out(10700, 15, grow_village_log_odds_min=1000.0)
     assert grown.placed_right == tiles == 32 and grown.extra == 0
     assert grown.edges_right >= 190
