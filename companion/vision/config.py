@@ -310,6 +310,15 @@ class LatticeConfig:
     """Tile radii it considers, as fractions of the working image's long side."""
     period_peaks: int = 30
     """Autocorrelation peaks paired into candidate lattices."""
+    period_rival_peaks: int = 80
+    """The strongest peaks paired again for a rival period (of the same
+    autocorrelation): on a sparse map or a patterned cloth the tiles' own neighbour
+    vectors may rank below ``period_peaks`` (57th-62nd measured) and every candidate
+    lattice is a multiple of the tiles' size. At most ``period_peaks``: no rival."""
+    period_rival_finer: float = 1.3
+    """The rival period's map is placed (and the tiles' outlines judge,
+    ``scan._Placed.agreement``) when its cells' radius is this many times smaller than
+    the period's."""
     period_min_contrast: float = 0.04
     """Below this contrast nothing repeats: the tile size comes from the outline."""
     period_weak_contrast: float = 0.02

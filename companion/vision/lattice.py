@@ -868,7 +868,21 @@ def seam_period(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFAUL
     (``_SUBLATTICE_PAIRS``, within 3 %) and that neither holds the winner's translations
     nor is held by it makes the winner ``Period.coarse``.
     """
-    found, scale = _scored_pairs(image, mask, config)
+    return seam_periods(image, mask, config, (config.lattice.period_peaks,))[0]
+
+
+def seam_periods(image: np.ndarray, mask: np.ndarray, config: ScanConfig,
+                 peaks: tuple[int, ...]) -> list[Period | None]:
+    """``seam_period`` with the candidates paired from each count of the strongest
+    peaks in ``peaks`` (one autocorrelation for all)."""
+    ranked, scale = _scored_pairs(image, mask, config, peaks)
+    return [_period_of(found, scale, config) for found in ranked]
+
+
+def _period_of(found: list[tuple[float, np.ndarray, np.ndarray]], scale: float,
+               config: ScanConfig) -> Period | None:
+    """``seam_period``'s choice among the candidate lattices ``found`` (best first, in
+    the autocorrelation's pixels at ``scale``)."""
     if not found:
         return None
     top, a, b = found[0]
@@ -926,7 +940,7 @@ def faint_periods(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFA
     ``period_faint_share`` of the best (wood grain or a cloth's weave can outscore a
     faint map's seams at a multiple of the tile size). Candidates, not a decision."""
     lat_cfg = config.lattice
-    found, scale = _scored_pairs(image, mask, config)
+    (found,), scale = _scored_pairs(image, mask, config, (lat_cfg.period_peaks,))
     if not found or found[0][0] < lat_cfg.period_weak_contrast:
         return []
     floor = min(lat_cfg.period_weak_contrast, lat_cfg.period_faint_share * found[0][0])
@@ -940,10 +954,15 @@ def faint_periods(image: np.ndarray, mask: np.ndarray, config: ScanConfig = DEFA
     return out
 
 
-def _scored_pairs(image: np.ndarray, mask: np.ndarray, config: ScanConfig
-                  ) -> tuple[list[tuple[float, np.ndarray, np.ndarray]], float]:
-    """Candidate lattices of the seams inside ``mask``, best first, and the scale they are
-    measured at: pairs of neighbour vectors from the strongest peaks of
+_Pairs = list[tuple[float, np.ndarray, np.ndarray]]
+"""Candidate lattices, best first: contrast and two neighbour vectors."""
+
+
+def _scored_pairs(image: np.ndarray, mask: np.ndarray, config: ScanConfig,
+                  peaks: tuple[int, ...]) -> tuple[list[_Pairs], float]:
+    """Candidate lattices of the seams inside ``mask``, best first, for each count of
+    peaks in ``peaks``, and the scale they are measured at: pairs of neighbour vectors
+    from that many of the strongest peaks of
     ``edge_autocorrelation`` (lengths within ``period_radius_range`` of a plausible
     tile, at most 1.3 apart, 45-75 degrees between them: a camera tilted up to 40
     degrees squashes 60 that far; a square pattern's sides and diagonal are 1.41
@@ -954,7 +973,7 @@ def _scored_pairs(image: np.ndarray, mask: np.ndarray, config: ScanConfig
     it leaves out. The vectors are in the autocorrelation's pixels (divide by the scale
     for the image's)."""
     if cv2.countNonZero(mask) < 64:
-        return [], 1.0
+        return [[] for _ in peaks], 1.0
     lat_cfg = config.lattice
     auto, centre, scale = edge_autocorrelation(image, mask, lat_cfg.period_scale,
                                                lat_cfg.period_saturation)
@@ -970,8 +989,13 @@ def _scored_pairs(image: np.ndarray, mask: np.ndarray, config: ScanConfig
     sel = (dist > lo) & (dist < hi) & half
     lags, value = lags[sel], auto[py[sel], px[sel]]
     if len(lags) < 2:
-        return [], scale
-    lags = lags[np.argsort(-value)[:lat_cfg.period_peaks]]
+        return [[] for _ in peaks], scale
+    ranked = lags[np.argsort(-value)]
+    return [_pairs(auto, centre, ranked[:n]) for n in peaks], scale
+
+
+def _pairs(auto: np.ndarray, centre: tuple[int, int], lags: np.ndarray) -> _Pairs:
+    """``_scored_pairs`` of the peaks ``lags`` (rows, in the autocorrelation's pixels)."""
     lags = np.concatenate([lags, -lags])
     length = np.hypot(lags[:, 0], lags[:, 1])
     cross = lags[:, None, 0] * lags[None, :, 1] - lags[:, None, 1] * lags[None, :, 0]
@@ -983,7 +1007,7 @@ def _scored_pairs(image: np.ndarray, mask: np.ndarray, config: ScanConfig
     contrast = _contrasts(auto, centre, np.stack([lags[first], lags[second]], axis=1))
     kept = np.flatnonzero(np.isfinite(contrast))
     kept = kept[np.argsort(-contrast[kept], kind="stable")]
-    return [(float(contrast[k]), lags[first[k]], lags[second[k]]) for k in kept], scale
+    return [(float(contrast[k]), lags[first[k]], lags[second[k]]) for k in kept]
 
 
 def _contrast(auto: np.ndarray, centre: tuple[int, int], basis: np.ndarray) -> float:

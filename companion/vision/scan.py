@@ -360,8 +360,8 @@ class _Placed:
 
 def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                       config: ScanConfig, clock: Deadline | None = None,
-                      one_tile: np.ndarray | None = None, by_seams: bool = True
-                      ) -> list[LocatedTile]:
+                      one_tile: np.ndarray | None = None, by_seams: bool = True,
+                      given: lattice_mod.Period | None = None) -> list[LocatedTile]:
     """Fit one lattice to all tiles on the table (touching or with small gaps).
 
     ``one_tile`` (six corners, standard order) is the rival reading of a lone hexagonal
@@ -370,7 +370,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     the one tile), no map is returned (an empty list). ``by_seams`` false sizes the
     lattice without the seams' period (see ``lattice.period_retry_without``); a period
     the lone hexagons disown (``_period_disowned``) or the table around the map repeats
-    (``lattice.table_repeats``) competes with the fit without it.
+    (``lattice.table_repeats``) competes with the fit without it. ``given`` sizes it by
+    that period instead of the seams' own: a period much finer than the seams' that
+    more of their autocorrelation's peaks show (``lattice.period_rival_peaks``)
+    competes so.
     """
     import cv2
 
@@ -380,15 +383,17 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     # The tile size: the seams' periodicity inside the map when they repeat (outlines
     # mislead: cardboard walls widen a lone hexagon, a table the colour of the art cuts
     # the silhouette), else the lone hexagons', else the outline's.
-    period = lattice_mod.seam_period(image, map_mask, config) if by_seams else None
+    period, more = given, None
+    if by_seams and given is None:
+        period, more = _periods(image, map_mask, config)
     seams_in = map_mask
-    if period is None and by_seams and config.lattice.period_from_whole:
+    if period is None and by_seams and given is None and config.lattice.period_from_whole:
         # Dim light or a table the colour of the art breaks the silhouette into pieces
         # too small to count as tiles; the seams between them still repeat.
         whole = cv2.bitwise_or(map_mask, fill_holes(raw))
         if cv2.countNonZero(whole) > cv2.countNonZero(map_mask):
             seams_in = whole
-            period = lattice_mod.seam_period(image, whole, config)
+            period, more = _periods(image, whole, config)
     faint: list[lattice_mod.Period] = []
     if (period is None and by_seams
             and config.lattice.period_weak_contrast < config.lattice.period_min_contrast):
@@ -397,9 +402,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         # others and the tiles' outlines judge.
         faint = lattice_mod.faint_periods(image, seams_in, config)
     rival: list[LocatedTile] = []
-    if _period_disowned(period, hexes, config) or (
+    if given is None and (_period_disowned(period, hexes, config) or (
             period is not None
-            and lattice_mod.table_repeats(image, seams_in, period, config)):
+            and lattice_mod.table_repeats(image, seams_in, period, config))):
         # Wood grain or a patterned cloth may repeat more strongly than the seams: the
         # map fitted without the period competes, and the tiles' outlines judge.
         try:
@@ -526,9 +531,33 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                     period is not None and period.coarse)
     if rival and _agreement(rival) > chosen.agreement:
         return rival
+    if (period is not None and more is not None
+            and more.radius * config.lattice.period_rival_finer < period.radius):
+        # The tiles' own period may rank below the peaks paired (a sparse map, a
+        # patterned cloth): the finer period that more peaks show is placed too, and
+        # the tiles' outlines judge.
+        try:
+            finer = _locate_assembled(image, comps, raw, config, clock, one_tile, given=more)
+        except ScanError:
+            finer = []
+        if finer and _agreement(finer) > max(chosen.agreement, _agreement(rival)):
+            return finer
     return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
                         cell in chosen.beside)
             for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
+
+
+def _periods(image: np.ndarray, mask: np.ndarray, config: ScanConfig
+             ) -> tuple[lattice_mod.Period | None, lattice_mod.Period | None]:
+    """The seams' period inside ``mask`` and the rival paired from more of the same
+    peaks (``lattice.period_rival_peaks``; None when that is no more than
+    ``period_peaks``)."""
+    lat_cfg = config.lattice
+    if lat_cfg.period_rival_peaks <= lat_cfg.period_peaks:
+        return lattice_mod.seam_period(image, mask, config), None
+    period, more = lattice_mod.seam_periods(
+        image, mask, config, (lat_cfg.period_peaks, lat_cfg.period_rival_peaks))
+    return period, more
 
 
 def _agreement(found: list[LocatedTile]) -> float:
