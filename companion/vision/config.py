@@ -193,10 +193,10 @@ class LatticeConfig:
     """A map read as fewer cells than this, or whose period is ``lattice.Period.coarse``,
     tries the finer lattices whose coarser sublattice its period may be
     (``scan._finer``); 0: never."""
-    refit_grown_factor: float = 1.5
-    """When the chosen layout holds this many times the tiles its silhouette gave (the
-    rest grown by their art), its lattice is refitted to the seams over all of them and
-    the map placed again (``scan._refitted``); 0: never."""
+    refit_placed: bool = True
+    """The chosen layout's lattice is refitted to the seams over every tile placed and
+    the map placed again; the tiles' outlines judge which placement stands
+    (``scan._refitted``). Off: never."""
     placed_candidates: int = 2
     """How many of the lattices grown from the starts, best ``fit_quality`` first, have
     their cells placed and judged by their tiles' own outlines (with the wider growth

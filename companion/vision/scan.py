@@ -613,17 +613,17 @@ def _finer(image: np.ndarray, map_mask: np.ndarray, lat: lattice_mod.Lattice,
 
 def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanConfig,
               clock: Deadline | None) -> _Placed:
-    """``placed``, or the same map placed again on a lattice refitted to its tiles when
-    most of them were grown beyond the silhouette (a dim photo's silhouette holds a few
-    cells and the lattice fitted there drifts off the tiles further out): the seams
-    over every tile placed (each on its own outline) refine the lattice, and the
-    tiles' outlines judge (``_Placed.agreement``)."""
+    """``placed``, or the same map placed again on a lattice refitted to its tiles: the
+    seams over every tile placed (each on its own outline) refine the lattice, and the
+    tiles' outlines judge (``_Placed.agreement``). The lattice was fitted where the
+    silhouette showed the map, and drifts off the tiles further out: a dim photo's
+    silhouette holds a few cells and the rest are grown by their art; tiles laid by
+    hand drift from one homography."""
     import cv2
 
-    lat, silhouette = layout
+    lat, _ = layout
     tiles = [(cell, corners) for cell, corners in placed.tiles if cell not in placed.beside]
-    if (config.lattice.refit_grown_factor <= 0
-            or len(tiles) < config.lattice.refit_grown_factor * max(len(silhouette), 1)):
+    if not config.lattice.refit_placed or not tiles:
         return placed
     if clock:
         clock.check()
@@ -634,10 +634,14 @@ def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanC
     closed = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     view = lattice_mod.map_view(image, closed, radius)
     refit = lattice_mod.refine_by_seams(lat, view, config)
-    cells = lattice_mod.occupied(refit, view, config)
+    # The closed mask covers much of a free cell where several tiles meet around it,
+    # and its coverage says nothing of shadows: only cells centred on a placed tile are
+    # the map's; the rest must show tile art (``_grown_cells``).
+    cells = [c for c in lattice_mod.occupied(refit, view, config)
+             if _inside(mask, refit.cell_center(c))]
     if not cells:
         return placed
-    again = _place_cells(image, view, refit, cells, config, clock)
+    again = _place_cells(image, view, refit, cells, config, clock, shadows=False)
     return again if again.agreement > placed.agreement else placed
 
 
@@ -656,10 +660,11 @@ def _distinct(layouts: list[_Layout], radius: float) -> list[_Layout]:
 
 def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.Lattice,
                  cells: list[tuple[int, int]], config: ScanConfig,
-                 clock: Deadline | None) -> _Placed:
-    """The tiles of a lattice: the cells the silhouette covers, those in shadow and those
-    grown by their art, less groups apart without seams and cells of bare table, each
-    with the corners of its own outline (``lattice.fit_cells``)."""
+                 clock: Deadline | None, shadows: bool = True) -> _Placed:
+    """The tiles of a lattice: the cells the silhouette covers, those in shadow (unless
+    ``shadows`` is off: the view is not the photo's silhouette) and those grown by their
+    art, less groups apart without seams and cells of bare table, each with the corners
+    of its own outline (``lattice.fit_cells``)."""
     seen: dict[tuple[int, int], np.ndarray] = {}
 
     def at_lattice(cell: tuple[int, int]) -> np.ndarray:
@@ -670,7 +675,8 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
 
     exposure = _exposure_gain([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
                               config)
-    cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config, exposure)
+    if shadows:
+        cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config, exposure)
     cells = cells + _grown_cells(at_lattice, lat, image, cells, config, clock, exposure)
     apart = _seamless_groups(lat, view, cells, config)
     cells = [c for c in cells if c not in apart]
@@ -1061,6 +1067,12 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
             else:
                 rejected.add(n)
     return out
+
+
+def _inside(mask: np.ndarray, point: tuple[float, float]) -> bool:
+    """Whether ``point`` (x, y) falls on a set pixel of ``mask``."""
+    x, y = int(round(point[0])), int(round(point[1]))
+    return bool(0 <= y < mask.shape[0] and 0 <= x < mask.shape[1] and mask[y, x])
 
 
 def _within(corners: np.ndarray, image: np.ndarray) -> bool:
