@@ -447,29 +447,37 @@ def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float,
     light = cv2.GaussianBlur(light, (0, 0), max(0.8, 0.03 * radius))
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.hypot(gx, gy)
-    grown = cv2.dilate(mask, np.ones((5, 5), np.uint8))
-    inside = mag[grown > 0]
+    keep = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
+    inside = np.hypot(gx[keep], gy[keep])
     top = float(np.percentile(inside, 95)) if inside.size else 1.0
-    grad = np.stack([gx, gy], axis=2) / max(top, 1e-6)
     if not outside:
-        grad[grown == 0] = 0.0
-    return grad
+        # Zeroed per channel before stacking: a mask over the stacked H x W x 2 array
+        # costs several times the rest of the map.
+        gx[~keep] = 0.0
+        gy[~keep] = 0.0
+    return np.stack([gx, gy], axis=2) / max(top, 1e-6)
 
 
 def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray) -> np.ndarray:
     """Per point: |gradient across the side| - |gradient along it| (same leading shape
     as ``pts[..., 0]``; ``tangents`` broadcast against ``pts``)."""
     h, w = grad.shape[:2]
-    xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, w - 1)
-    ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, h - 1)
-    # One flat gather is about twice as fast as indexing two axes (the hot loop of the
-    # lattice search).
-    g = grad.reshape(-1, 2)[ys * w + xs] if grad.flags.c_contiguous else grad[ys, xs]
-    t = tangents / np.maximum(np.linalg.norm(tangents, axis=-1, keepdims=True), 1e-9)
-    along = g[..., 0] * t[..., 0] + g[..., 1] * t[..., 1]
-    across = g[..., 1] * t[..., 0] - g[..., 0] * t[..., 1]
-    return np.minimum(np.abs(across), 1.5) - np.minimum(np.abs(along), 1.5)
+    xs = np.clip(np.rint(pts[..., 0]), 0, w - 1).astype(np.intp)
+    ys = np.clip(np.rint(pts[..., 1]), 0, h - 1).astype(np.intp)
+    # Flat gathers of each channel and float32 arithmetic: about four times as fast as
+    # indexing two axes in float64 (the hot loop of the lattice search).
+    idx = ys * w + xs
+    flat = grad.reshape(-1, 2) if grad.flags.c_contiguous else np.ascontiguousarray(
+        grad).reshape(-1, 2)
+    gx, gy = flat[:, 0][idx], flat[:, 1][idx]
+    t = (tangents / np.maximum(np.linalg.norm(tangents, axis=-1, keepdims=True), 1e-9)
+         ).astype(grad.dtype)
+    tx, ty = t[..., 0], t[..., 1]
+    along = np.abs(gx * tx + gy * ty)
+    across = np.abs(gy * tx - gx * ty)
+    np.minimum(along, 1.5, out=along)
+    np.minimum(across, 1.5, out=across)
+    return across - along
 
 
 def _outline_points(n_per_side: int = 6) -> np.ndarray:
