@@ -41,7 +41,7 @@ from companion.rules import (
     parse_task,
     write_record,
 )
-from companion.vision import cell_art
+from companion.vision import cell_art, forked
 from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
@@ -1272,8 +1272,12 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             clock.check()  # after every tile, as the time limit always was
         return read
 
-    for probs, opinion, tile_sections, reading in _in_parallel(read_one, list(range(len(found))),
-                                                               config):
+    indices = list(range(len(found)))
+    if config.io.fork_reading and forked.available():
+        read_all = forked.in_two(read_one, indices)
+    else:
+        read_all = _in_parallel(read_one, indices, config)
+    for probs, opinion, tile_sections, reading in read_all:
         tile_probs.append((probs, tile_sections))
         second.append(opinion)
         readings.append(reading)
