@@ -43,6 +43,30 @@ def hexagon_mask(radius: int) -> np.ndarray:
     return mask
 
 
+@lru_cache(maxsize=8)
+def hexagon_index(radius: int) -> np.ndarray:
+    """Row-major flat indices of the standard hexagon's pixels (read-only)."""
+    idx = np.flatnonzero(hexagon_mask(radius))
+    idx.setflags(write=False)
+    return idx
+
+
+@lru_cache(maxsize=8)
+def outside_index(radius: int) -> np.ndarray:
+    """Row-major flat indices of the standard size's pixels outside the hexagon."""
+    idx = np.flatnonzero(hexagon_mask(radius) == 0)
+    idx.setflags(write=False)
+    return idx
+
+
+def inside_pixels(image: np.ndarray, radius: int) -> np.ndarray:
+    """``image[hexagon_mask(radius) > 0]`` of a standard-size image (H x W or H x W x C),
+    gathered by flat index: several times faster than the boolean mask."""
+    rows = image.shape[0] * image.shape[1]
+    flat = image.reshape(rows, -1) if image.ndim == 3 else image.reshape(rows)
+    return np.take(flat, hexagon_index(radius), axis=0)
+
+
 def order_corners(corners: np.ndarray, center: tuple[float, float]) -> np.ndarray:
     """Reorder six roughly hexagonal corners into standard order (corner k near 60k deg).
 
@@ -85,5 +109,5 @@ def rectify(image: np.ndarray, corners: np.ndarray, radius: int) -> np.ndarray:
     w, h = standard_size(radius)
     out = cv2.warpPerspective(image, hom, (w, h), flags=cv2.INTER_AREA,
                               borderMode=cv2.BORDER_REPLICATE)
-    out[hexagon_mask(radius) == 0] = 0
+    out.reshape(out.shape[0] * out.shape[1], -1)[outside_index(radius)] = 0
     return out
