@@ -1,0 +1,76 @@
+"""The scanner's fast paths give exactly what the plain numpy they replace gives: the
+hexagon's pixels by flat index (``rectify.inside_pixels``), the gains by lookup table
+(``edges.apply_gains``), the boundary map zeroed per channel (``lattice.boundary_map``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.vision import edges, lattice
+from companion.vision.rectify import hexagon_mask, inside_pixels, rectify, standard_size
+
+
+@given(radius=st.integers(4, 60), channels=st.sampled_from([0, 1, 3]), seed=st.integers(0, 99))
+@settings(max_examples=40, deadline=None)
+def test_inside_pixels_are_the_masks_pixels(radius: int, channels: int, seed: int) -> None:
+    w, h = standard_size(radius)
+    shape = (h, w) if channels == 0 else (h, w, channels)
+    image = np.random.default_rng(seed).integers(0, 256, shape, np.uint8)
+    assert np.array_equal(inside_pixels(image, radius), image[hexagon_mask(radius) > 0])
+    strided = np.random.default_rng(seed).integers(0, 256, (h, 2 * w, 3), np.uint8)[:, ::2]
+    assert np.array_equal(inside_pixels(strided, radius), strided[hexagon_mask(radius) > 0])
+
+
+@given(gains=st.lists(st.floats(0.6, 1.6), min_size=3, max_size=3), seed=st.integers(0, 99))
+@settings(max_examples=40, deadline=None)
+def test_gains_by_table_are_the_gains_by_pixel(gains: list[float], seed: int) -> None:
+    image = np.random.default_rng(seed).integers(0, 256, (40, 50, 3), np.uint8)
+    g = np.array(gains)
+    by_pixel = np.clip(image.astype(np.float32) * g.astype(np.float32).reshape(1, 1, 3),
+                       0, 255).astype(np.uint8)
+    expected = image if np.allclose(g, 1.0, atol=0.02) else by_pixel
+    assert np.array_equal(edges.apply_gains(image, g), expected)
+
+
+def test_rectify_blacks_out_what_lies_outside_the_hexagon() -> None:
+    image = np.full((300, 300, 3), 200, np.uint8)
+    corners = np.array([(150 + 80 * np.cos(np.radians(60 * k)),
+                         150 + 80 * np.sin(np.radians(60 * k))) for k in range(6)], np.float32)
+    tile = rectify(image, corners, 40)
+    inside = hexagon_mask(40) > 0
+    assert np.all(tile[~inside] == 0) and np.all(tile[inside] > 0)
+
+
+def test_the_boundary_map_is_zero_beyond_the_grown_mask_only_when_asked() -> None:
+    rng = np.random.default_rng(5)
+    image = cv2.GaussianBlur(rng.integers(0, 256, (120, 160, 3), np.uint8), (0, 0), 2)
+    mask = np.zeros((120, 160), np.uint8)
+    mask[30:90, 40:120] = 255
+    grown = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
+    inside = lattice.boundary_map(image, mask, 20.0)
+    outside = lattice.boundary_map(image, mask, 20.0, outside=True)
+    assert inside.shape == (120, 160, 2) and inside.dtype == np.float32
+    assert np.all(inside[~grown] == 0) and np.any(outside[~grown] != 0)
+    assert np.array_equal(inside[grown], outside[grown])
+    # scaled so the strongest edges inside the grown mask are about 1
+    assert 0.9 < float(np.percentile(np.hypot(*np.moveaxis(inside[grown], -1, 0)), 95)) < 1.1
+
+
+@given(seed=st.integers(0, 999))
+@settings(max_examples=30, deadline=None)
+def test_oriented_score_is_across_less_along_clipped(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    grad = (rng.standard_normal((30, 40, 2)) * 1.2).astype(np.float32)
+    pts = rng.uniform(-5, 45, (4, 7, 2))  # some beyond the map: clamped to its border
+    tangents = rng.standard_normal((4, 1, 2)) + 0.1
+    xs = np.clip(np.rint(pts[..., 0]), 0, 39).astype(int)
+    ys = np.clip(np.rint(pts[..., 1]), 0, 29).astype(int)
+    g = grad[ys, xs].astype(np.float64)
+    t = tangents / np.linalg.norm(tangents, axis=-1, keepdims=True)
+    along = g[..., 0] * t[..., 0] + g[..., 1] * t[..., 1]
+    across = g[..., 1] * t[..., 0] - g[..., 0] * t[..., 1]
+    expected = np.minimum(np.abs(across), 1.5) - np.minimum(np.abs(along), 1.5)
+    assert np.allclose(lattice.oriented_score(grad, pts, tangents), expected, atol=1e-5)
