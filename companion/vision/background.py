@@ -19,6 +19,8 @@ chromaticity, and as smooth as the table is.
 
 from __future__ import annotations
 
+import weakref
+
 import cv2
 import numpy as np
 
@@ -181,6 +183,28 @@ def border_pixels(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     return _border(image, config)
 
 
+def _colour_index(bgr: np.ndarray, bins: int) -> np.ndarray:
+    """Each BGR pixel's Lab histogram bin (``bins`` per channel)."""
+    lab = cv2.cvtColor(np.ascontiguousarray(bgr, np.uint8).reshape(-1, 1, 3),
+                       cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.int64)
+    q = lab * bins // 256
+    out: np.ndarray = (q[:, 0] * bins + q[:, 1]) * bins + q[:, 2]
+    return out
+
+
+def _density(bgr: np.ndarray, bins: int) -> np.ndarray:
+    """The Lab histogram of BGR pixels, add-half smoothed, summing to 1."""
+    counts = np.bincount(_colour_index(bgr, bins), minlength=bins ** 3).astype(np.float64)
+    counts += 0.5
+    out: np.ndarray = counts / counts.sum()
+    return out
+
+
+_TABLE_DENSITIES: dict[tuple[int, int, float], tuple[weakref.ref[np.ndarray], np.ndarray]] = {}
+"""``ColourOdds.of_photo``'s table log densities by image (checked to be the same image
+still alive: an id may be reused once the image is freed)."""
+
+
 class ColourOdds:
     """Whether pixels look more like this photo's tiles or its table, by colour alone.
 
@@ -192,22 +216,37 @@ class ColourOdds:
     judged against the tiles lying on it, not against fixed colours.
     """
 
-    def __init__(self, tile_bgr: np.ndarray, table_bgr: np.ndarray, bins: int = 12) -> None:
+    def __init__(self, tile_bgr: np.ndarray, table_bgr: np.ndarray | None, bins: int = 12,
+                 table_log_density: np.ndarray | None = None) -> None:
+        """``table_log_density``: ``np.log`` of the table's density when already known
+        (``of_photo``), else measured on ``table_bgr``."""
         self.bins = bins
-        self._log_ratio = np.log(self._density(tile_bgr)) - np.log(self._density(table_bgr))
+        if table_log_density is None:
+            assert table_bgr is not None
+            table_log_density = np.log(self._density(table_bgr))
+        self._log_ratio = np.log(self._density(tile_bgr)) - table_log_density
+
+    @classmethod
+    def of_photo(cls, tile_bgr: np.ndarray, image: np.ndarray, config: ScanConfig,
+                 bins: int = 12) -> ColourOdds:
+        """Odds against the table of ``image`` (its ``border_pixels``), whose density is
+        measured once per image (a scan asks for it several times)."""
+        key = (id(image), bins, config.background.border_frac)
+        kept = _TABLE_DENSITIES.get(key)
+        if kept is not None and kept[0]() is image:
+            table = kept[1]
+        else:
+            table = np.log(_density(border_pixels(image, config), bins))
+            if len(_TABLE_DENSITIES) >= 8:
+                _TABLE_DENSITIES.clear()
+            _TABLE_DENSITIES[key] = (weakref.ref(image), table)
+        return cls(tile_bgr, None, bins, table)
 
     def _index(self, bgr: np.ndarray) -> np.ndarray:
-        lab = cv2.cvtColor(np.ascontiguousarray(bgr, np.uint8).reshape(-1, 1, 3),
-                           cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.int64)
-        q = lab * self.bins // 256
-        out: np.ndarray = (q[:, 0] * self.bins + q[:, 1]) * self.bins + q[:, 2]
-        return out
+        return _colour_index(bgr, self.bins)
 
     def _density(self, bgr: np.ndarray) -> np.ndarray:
-        counts = np.bincount(self._index(bgr), minlength=self.bins ** 3).astype(np.float64)
-        counts += 0.5
-        out: np.ndarray = counts / counts.sum()
-        return out
+        return _density(bgr, self.bins)
 
     def mean_log_odds(self, bgr: np.ndarray) -> float:
         if bgr.size == 0:

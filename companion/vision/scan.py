@@ -45,7 +45,7 @@ from companion.vision import cell_art, forked
 from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
-from companion.vision.background import ColourOdds, border_pixels, fill_holes, foreground_mask
+from companion.vision.background import ColourOdds, fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.consistency import OPTIONS as CONSISTENT_OPTIONS
 from companion.vision.consistency import EdgePair, mismatches, resolve
@@ -969,8 +969,9 @@ def _art_reference(tiles: list[np.ndarray], image: np.ndarray, config: ScanConfi
     measures = np.array([_art_measures(edges_mod.apply_gains(t, gains), meadow, config)
                          for t in tiles])
     share, texture, lightness = np.maximum(np.median(measures, axis=0), 1e-6)
-    inner = _inner_mask(config.rectify.radius)
-    odds = ColourOdds(np.concatenate([t[inner] for t in tiles]), border_pixels(image, config))
+    inner = _inner_index(config.rectify.radius)
+    odds = ColourOdds.of_photo(np.concatenate([np.take(t.reshape(-1, 3), inner, axis=0)
+                                               for t in tiles]), image, config)
     return _ArtReference(gains, meadow, float(share), float(texture), float(lightness), odds)
 
 
@@ -984,6 +985,14 @@ def _inner_mask(radius: int) -> np.ndarray:
                                   np.ones((9, 9), np.uint8)) > 0
     inner.setflags(write=False)
     return inner
+
+
+@lru_cache(maxsize=4)
+def _inner_index(radius: int) -> np.ndarray:
+    """Row-major flat indices of ``_inner_mask`` (read-only)."""
+    idx = np.flatnonzero(_inner_mask(radius))
+    idx.setflags(write=False)
+    return idx
 
 
 def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],

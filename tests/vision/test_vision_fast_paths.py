@@ -1,6 +1,7 @@
 """The scanner's fast paths give exactly what the plain numpy they replace gives: the
 hexagon's pixels by flat index (``rectify.inside_pixels``), the gains by lookup table
-(``edges.apply_gains``), the boundary map zeroed per channel (``lattice.boundary_map``)."""
+(``edges.apply_gains``), the boundary map zeroed per channel (``lattice.boundary_map``)
+and the table's colours measured once per photo (``background.ColourOdds.of_photo``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.vision import edges, lattice
+from companion.vision.background import ColourOdds, border_pixels
+from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.rectify import hexagon_mask, inside_pixels, rectify, standard_size
 
 
@@ -74,3 +77,16 @@ def test_oriented_score_is_across_less_along_clipped(seed: int) -> None:
     across = g[..., 1] * t[..., 0] - g[..., 0] * t[..., 1]
     expected = np.minimum(np.abs(across), 1.5) - np.minimum(np.abs(along), 1.5)
     assert np.allclose(lattice.oriented_score(grad, pts, tangents), expected, atol=1e-5)
+
+
+def test_colour_odds_of_a_photo_are_those_measured_on_its_border_every_time() -> None:
+    config = DEFAULT_CONFIG
+    tile = np.random.default_rng(0).integers(0, 256, (500, 3), np.uint8)
+    for seed in range(6):  # each image freed before the next: ids may be reused
+        image = np.random.default_rng(seed).integers(0, 256 - 40 * seed, (90, 120, 3),
+                                                     np.uint8)
+        direct = ColourOdds(tile, border_pixels(image, config))
+        for _ in range(2):
+            kept = ColourOdds.of_photo(tile, image, config)
+            assert np.array_equal(kept._log_ratio, direct._log_ratio)
+        del image, kept
