@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -839,13 +840,23 @@ def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5
     # The art's own correlation decays with the lag about alike in every direction:
     # subtract the mean over each ring of lags, and smooth a little (hand-laid tiles
     # spread each lattice peak over a few pixels).
-    ring = np.round(np.hypot(np.arange(auto.shape[1]) - centre[0],
-                             (np.arange(auto.shape[0]) - centre[1])[:, None])).astype(np.int64)
+    ring, counts = _lag_rings(auto.shape[0], auto.shape[1])
     sums = np.bincount(ring.ravel(), auto.ravel())
-    counts = np.bincount(ring.ravel())
     auto = auto - (sums / np.maximum(counts, 1))[ring].astype(np.float32)
     auto = cv2.GaussianBlur(auto, (0, 0), 1.0)
     return auto, centre, scale
+
+
+@lru_cache(maxsize=8)
+def _lag_rings(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each lag's ring (its rounded distance from the zero lag at (w // 2, h // 2)) and
+    the number of lags in every ring, for an h x w autocorrelation (read-only)."""
+    ring = np.round(np.hypot(np.arange(w) - w // 2,
+                             (np.arange(h) - h // 2)[:, None])).astype(np.int64)
+    counts = np.bincount(ring.ravel())
+    ring.setflags(write=False)
+    counts.setflags(write=False)
+    return ring, counts
 
 
 def _sample(auto: np.ndarray, centre: tuple[int, int], lags: np.ndarray) -> np.ndarray:
