@@ -58,11 +58,8 @@ class MapView:
 
 
 def map_view(image: np.ndarray, mask: np.ndarray, radius: float) -> MapView:
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
-        box = (0, 0, mask.shape[1], mask.shape[0])
-    else:
-        box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+    x, y, w, h = cv2.boundingRect(mask)  # of the set pixels
+    box = (x, y, x + w, y + h) if w > 0 else (0, 0, mask.shape[1], mask.shape[0])
     return MapView(mask=mask, soft=soft_mask(mask, radius), box=box,
                    grad=boundary_map(image, mask, radius), radius=radius,
                    middle=deepest_point(mask))
@@ -459,18 +456,21 @@ def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float,
     return np.stack([gx, gy], axis=2) / max(top, 1e-6)
 
 
-def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray) -> np.ndarray:
-    """Per point: |gradient across the side| - |gradient along it| (same leading shape
-    as ``pts[..., 0]``; ``tangents`` broadcast against ``pts``)."""
+def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray,
+                   shifts: np.ndarray | None = None) -> np.ndarray:
+    """Per point: |gradient across the side| - |gradient along it| (the leading shape
+    of ``pts[..., 0]``, broadcast against ``shifts[..., 0]`` when given: the points
+    moved by ``shifts``, never built as one array; ``tangents`` broadcast likewise)."""
     h, w = grad.shape[:2]
-    xs = np.clip(np.rint(pts[..., 0]), 0, w - 1).astype(np.intp)
-    ys = np.clip(np.rint(pts[..., 1]), 0, h - 1).astype(np.intp)
+    xs = _pixel_index(pts[..., 0], None if shifts is None else shifts[..., 0], w)
+    ys = _pixel_index(pts[..., 1], None if shifts is None else shifts[..., 1], h)
     # Flat gathers of each channel and float32 arithmetic: about four times as fast as
     # indexing two axes in float64 (the hot loop of the lattice search).
-    idx = ys * w + xs
+    ys *= w
+    ys += xs
     flat = grad.reshape(-1, 2) if grad.flags.c_contiguous else np.ascontiguousarray(
         grad).reshape(-1, 2)
-    gx, gy = flat[:, 0][idx], flat[:, 1][idx]
+    gx, gy = flat[:, 0][ys], flat[:, 1][ys]
     t = (tangents / np.maximum(np.linalg.norm(tangents, axis=-1, keepdims=True), 1e-9)
          ).astype(grad.dtype)
     tx, ty = t[..., 0], t[..., 1]
@@ -478,7 +478,16 @@ def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray) -> n
     across = np.abs(gy * tx - gx * ty)
     np.minimum(along, 1.5, out=along)
     np.minimum(across, 1.5, out=across)
-    return across - along
+    across -= along
+    return across
+
+
+def _pixel_index(coord: np.ndarray, shift: np.ndarray | None, size: int) -> np.ndarray:
+    """``coord + shift`` rounded to the nearest pixel and clamped to ``[0, size)``."""
+    out = np.add(coord, shift) if shift is not None else np.array(coord, np.float64)
+    np.rint(out, out=out)
+    np.clip(out, 0, size - 1, out=out)
+    return out.astype(np.intp)
 
 
 def _outline_points(n_per_side: int = 6) -> np.ndarray:
@@ -550,8 +559,8 @@ def refine_by_seams(lat: Lattice, view: MapView, config: ScanConfig = DEFAULT_CO
         img_pts, tans = _project_outline(hom, lat_centres)
         centres_img = cv2.perspectiveTransform(lat_centres.reshape(-1, 1, 2), hom
                                                ).reshape(-1, 2)
-        moved = img_pts[:, None, :, :] + offsets[None, :, None, :]  # C x S x P x 2
-        score = oriented_score(view.grad, moved, tans[:, None, :, :]).mean(axis=2)
+        score = oriented_score(view.grad, img_pts[:, None, :, :], tans[:, None, :, :],
+                               offsets[None, :, None, :]).mean(axis=2)  # C x S
         target = centres_img + offsets[score.argmax(axis=1)]
         new = _fit_points(lat_centres, target, config.lattice.snap_ransac_frac * radius)
         if new is None:
@@ -724,8 +733,8 @@ def snap_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
     best_move[:, 2] = 1.0
     for scale in config.lattice.snap_scales:
         pts = centres[:, None, :] + scale * (img_pts - centres[:, None, :])
-        moved = pts[:, None, :, :] + offsets[:, :, None, :]  # C x S x P x 2
-        score = oriented_score(view.grad, moved, tans[:, None, :, :]).mean(axis=2)
+        score = oriented_score(view.grad, pts[:, None, :, :], tans[:, None, :, :],
+                               offsets[:, :, None, :]).mean(axis=2)  # C x S
         k = score.argmax(axis=1)
         top = score[np.arange(len(cells)), k]
         better = top > best
@@ -1193,8 +1202,9 @@ def _pose_scores(grad: np.ndarray, outline: np.ndarray, tangents: np.ndarray,
     tang = np.einsum("tij,cpj->ctpi", rot, tangent_rel)
     pts = (centres[:, None, None, None, :]
            + scales[None, None, :, None, None] * turned[:, :, None, :, :])  # C x T x K x P x 2
-    pts = pts[:, None] + shifts[:, :, None, None, None, :]  # C x S x T x K x P x 2
-    score = oriented_score(grad, pts, tang[:, None, :, None, :, :]).mean(axis=-1)
+    # C x S x T x K x P points: each pose's outline moved by each shift
+    score = oriented_score(grad, pts[:, None], tang[:, None, :, None, :, :],
+                           shifts[:, :, None, None, None, :]).mean(axis=-1)
     return score, rot
 
 
@@ -1252,8 +1262,8 @@ def fit_cells(lat: Lattice, view: MapView, cells: list[tuple[int, int]],
     steps = np.linspace(-reach, reach, cfg.snap_steps)
     gx, gy = np.meshgrid(steps, steps)
     coarse = np.stack([gx.ravel(), gy.ravel()], axis=1)[None] * sizes[:, None, None]
-    pts = outline[:, None] + coarse[:, :, None, :]
-    first = oriented_score(view.grad, pts, tangents[:, None]).mean(axis=2)  # C x S
+    first = oriented_score(view.grad, outline[:, None], tangents[:, None],
+                           coarse[:, :, None, :]).mean(axis=2)  # C x S
     shift = coarse[np.arange(len(cells)), first.argmax(axis=1)]  # C x 2
     index = {c: i for i, c in enumerate(cells)}
     drift = np.empty_like(shift)

@@ -90,3 +90,15 @@ def test_colour_odds_of_a_photo_are_those_measured_on_its_border_every_time() ->
             kept = ColourOdds.of_photo(tile, image, config)
             assert np.array_equal(kept._log_ratio, direct._log_ratio)
         del image, kept
+
+
+@given(seed=st.integers(0, 999))
+@settings(max_examples=30, deadline=None)
+def test_oriented_score_of_shifted_points_is_that_of_the_moved_points(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    grad = rng.standard_normal((30, 40, 2)).astype(np.float32)
+    pts = rng.uniform(-3, 43, (3, 1, 5, 2))
+    shifts = rng.uniform(-4, 4, (1, 6, 1, 2))
+    tangents = rng.standard_normal((3, 1, 5, 2))
+    assert np.array_equal(lattice.oriented_score(grad, pts, tangents, shifts),
+                          lattice.oriented_score(grad, pts + shifts, tangents))
