@@ -105,12 +105,11 @@ def _child(work: Callable[[_T], _R], items: list[_T], theirs: list[int], read_en
 def _read_until(fd: int, deadline: float) -> bytes | None:
     """Everything written to ``fd`` until its end, or None at ``deadline``."""
     chunks: list[bytes] = []
+    poller = select.poll()  # no limit on the descriptor's number, unlike select()
+    poller.register(fd, select.POLLIN | select.POLLHUP)
     while True:
         left = deadline - time.perf_counter()
-        if left <= 0:
-            return None
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
+        if left <= 0 or not poller.poll(max(1, int(left * 1000))):
             return None
         chunk = os.read(fd, 1 << 20)
         if not chunk:
