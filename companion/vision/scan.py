@@ -677,7 +677,7 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
                               config)
     if shadows:
         cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config, exposure)
-    cells = cells + _grown_cells(at_lattice, lat, image, cells, config, clock, exposure)
+    cells = cells + _grown_cells(at_lattice, lat, image, cells, config, clock, exposure, view)
     apart = _seamless_groups(lat, view, cells, config)
     cells = [c for c in cells if c not in apart]
     beside: list[tuple[int, int]] = []
@@ -997,8 +997,8 @@ def _inner_index(radius: int) -> np.ndarray:
 
 def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
                  lat: lattice_mod.Lattice, image: np.ndarray, cells: list[tuple[int, int]],
-                 config: ScanConfig, clock: Deadline | None = None, exposure: float = 1.0
-                 ) -> list[tuple[int, int]]:
+                 config: ScanConfig, clock: Deadline | None = None, exposure: float = 1.0,
+                 view: lattice_mod.MapView | None = None) -> list[tuple[int, int]]:
     """Cells next to the map that the silhouette missed but that show a tile.
 
     The table model can lose whole tiles (dark wood in dim light looks like forest, a
@@ -1018,8 +1018,11 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     tiles' (``lattice.grow_dim_log_odds_min``); so may a cell too smooth as photographed
     whose texture, scaled by the map's median lightness over its own, is not (a shadow
     across part of the map; ``lattice.grow_shaded_log_odds_min``). The tests are tried
-    cheapest first. Accepted cells grow the map ring by ring; ``holds_tiles`` judges
-    them again with the rest."""
+    cheapest first. A cell that fails them may still join when every side it shows to
+    the table is a tile's edge (``lattice.grow_seam_min``, ``_table_sides``; the boundary
+    map beyond the silhouette is computed only then): a grey village tile on a pale
+    table. Accepted cells grow the map ring by ring; ``holds_tiles`` judges them again
+    with the rest."""
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
@@ -1051,6 +1054,22 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         return bar <= 100 and ref.odds.mean_log_odds(at_lattice(n)[inner]) >= bar
 
     taken = set(cells)
+    edge_map: list[np.ndarray] = []  # the boundary map beyond the silhouette, when asked
+
+    def edged_all_round(n: tuple[int, int]) -> bool:
+        """Every side ``n`` shows to the table is a tile's edge (``grow_seam_min``)."""
+        if grow.grow_seam_min <= 0 or view is None:
+            return False
+        sides = _table_sides(lat, n, taken)
+        if len(sides) < grow.grow_seam_sides_min:
+            return False
+        if not edge_map:
+            edge_map.append(lattice_mod.boundary_map(image, view.mask, view.radius, True))
+        t = np.linspace(0.15, 0.85, 8)[None, :, None]
+        a, b = sides[:, 0:1, :], sides[:, 1:2, :]
+        score = lattice_mod.oriented_score(edge_map[0], a + (b - a) * t, b - a).mean(axis=1)
+        return bool(score.min() >= grow.grow_seam_min)
+
     rejected: set[tuple[int, int]] = set()
     out: list[tuple[int, int]] = []
     frontier = list(cells)
@@ -1069,13 +1088,31 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         for n in candidates:
             if clock:
                 clock.check()
-            if shows_a_tile(n):
+            if shows_a_tile(n) or edged_all_round(n):
                 taken.add(n)
                 out.append(n)
                 frontier.append(n)
             else:
                 rejected.add(n)
     return out
+
+
+def _table_sides(lat: lattice_mod.Lattice, cell: tuple[int, int],
+                 taken: set[tuple[int, int]]) -> np.ndarray:
+    """S x 2 x 2: the image end points of the sides of ``cell`` whose neighbour across
+    is not in ``taken``."""
+    corners = np.array(lattice_mod.UNIT.corners(cell), np.float64)
+    ends = []
+    for d in DIRECTIONS:
+        n = (cell[0] + d.q, cell[1] + d.r)
+        if n in taken:
+            continue
+        across = np.array(lattice_mod.UNIT.to_pixel(n), np.float64)
+        near = np.argsort(np.hypot(*(corners - across).T))[:2]
+        ends.append(corners[near])
+    if not ends:
+        return np.zeros((0, 2, 2))
+    return lat.to_image(np.array(ends).reshape(-1, 2)).reshape(-1, 2, 2)
 
 
 def _inside(mask: np.ndarray, point: tuple[float, float]) -> bool:
