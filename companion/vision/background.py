@@ -223,8 +223,8 @@ class ColourOdds:
         self.bins = bins
         if table_log_density is None:
             assert table_bgr is not None
-            table_log_density = np.log(self._density(table_bgr))
-        self._log_ratio = np.log(self._density(tile_bgr)) - table_log_density
+            table_log_density = np.log(_density(table_bgr, bins))
+        self._log_ratio = np.log(_density(tile_bgr, bins)) - table_log_density
 
     @classmethod
     def of_photo(cls, tile_bgr: np.ndarray, image: np.ndarray, config: ScanConfig,
@@ -242,13 +242,7 @@ class ColourOdds:
             _TABLE_DENSITIES[key] = (weakref.ref(image), table)
         return cls(tile_bgr, None, bins, table)
 
-    def _index(self, bgr: np.ndarray) -> np.ndarray:
-        return _colour_index(bgr, self.bins)
-
-    def _density(self, bgr: np.ndarray) -> np.ndarray:
-        return _density(bgr, self.bins)
-
     def mean_log_odds(self, bgr: np.ndarray) -> float:
         if bgr.size == 0:
             return 0.0
-        return float(self._log_ratio[self._index(bgr)].mean())
+        return float(self._log_ratio[_colour_index(bgr, self.bins)].mean())
