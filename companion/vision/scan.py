@@ -427,7 +427,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] > config.lattice.hole_min_frac * 2.6 * radius * radius:
             map_mask[labels == i] = 0
-    # Bridge the thin gaps between tiles that do not quite touch.
+    # Bridge the gaps between tiles that do not quite touch, and within tiles whose
+    # meadows or forests are the table's colour (a green cloth): a silhouette in pieces
+    # covers too little of most cells for the lattice searches.
     k = max(3, int(round(config.lattice.gap_close_frac * radius)) | 1)
     map_mask = cv2.morphologyEx(map_mask, cv2.MORPH_CLOSE,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -499,8 +501,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         best = _coarser(other, view, radius, config, clock)
     best = best or other
     if best is None and period is not None and config.lattice.period_retry_without:
-        return rival or _locate_assembled(image, comps, raw, config, clock, one_tile,
-                                          by_seams=False)
+        without = rival or _locate_assembled(image, comps, raw, config, clock, one_tile,
+                                             by_seams=False)
+        return _or_finer(image, comps, raw, config, clock, one_tile, period, more, without)
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
     if one_tile is not None and not _a_map_inside(one_tile, period, best, view, config):
@@ -530,21 +533,32 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
                     period is not None and period.coarse)
     if rival and _agreement(rival) > chosen.agreement:
-        return rival
-    if (period is not None and more is not None
-            and more.radius * config.lattice.period_rival_finer < period.radius):
-        # The tiles' own period may rank below the peaks paired (a sparse map, a
-        # patterned cloth): the finer period that more peaks show is placed too, and
-        # the tiles' outlines judge.
-        try:
-            finer = _locate_assembled(image, comps, raw, config, clock, one_tile, given=more)
-        except ScanError:
-            finer = []
-        if finer and _agreement(finer) > max(chosen.agreement, _agreement(rival)):
-            return finer
-    return [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius), fit,
-                        cell in chosen.beside)
-            for (cell, corners), fit in zip(chosen.tiles, chosen.agreements, strict=True)]
+        located = rival
+    else:
+        located = [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius),
+                               fit, cell in chosen.beside)
+                   for (cell, corners), fit in zip(chosen.tiles, chosen.agreements,
+                                                   strict=True)]
+    return _or_finer(image, comps, raw, config, clock, one_tile, period, more, located)
+
+
+def _or_finer(image: np.ndarray, comps: list[Blob], raw: np.ndarray, config: ScanConfig,
+              clock: Deadline | None, one_tile: np.ndarray | None,
+              period: lattice_mod.Period | None, more: lattice_mod.Period | None,
+              located: list[LocatedTile]) -> list[LocatedTile]:
+    """``located``, or the map sized by the rival period ``more`` when that is finer
+    than ``period`` (by ``lattice.period_rival_finer``) and its tiles' outlines agree
+    better (``_agreement``). The tiles' own period may rank below the peaks paired (a
+    sparse map, a patterned cloth), and a coarser sublattice's period fits no lattice of
+    its size at all."""
+    if (period is None or more is None
+            or more.radius * config.lattice.period_rival_finer >= period.radius):
+        return located
+    try:
+        finer = _locate_assembled(image, comps, raw, config, clock, one_tile, given=more)
+    except ScanError:
+        return located
+    return finer if finer and _agreement(finer) > _agreement(located) else located
 
 
 def _periods(image: np.ndarray, mask: np.ndarray, config: ScanConfig

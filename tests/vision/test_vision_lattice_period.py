@@ -16,7 +16,7 @@ from companion.vision import cell_art, edges, lattice, scan
 from companion.vision.background import fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.io import load_photo
-from companion.vision.synth.evaluate import compare, truth_of_rendered
+from companion.vision.synth.evaluate import compare, run_case, truth_of_rendered
 from companion.vision.synth.render import Rendered, render_record
 from companion.vision.synth.render_records import random_record
 from tests.helpers.held_out import held_out_case, read_held_out
@@ -451,3 +451,20 @@ def test_a_map_on_a_checkerboard_cloth_is_not_read_at_the_checks_size(
     assert fixed.placed_right == tiles and fixed.extra <= 1
     assert fixed.edges_right >= edges
     assert checks.extra >= 10 and checks.placed_right <= tiles - 3
+
+
+@pytest.mark.slow
+def test_a_coarse_period_that_fits_nothing_still_places_the_finer_rival() -> None:
+    """Render 12624 (held out): the seams' strongest period is the sqrt-7 sublattice's
+    (109 px, ``Period.coarse``) and no lattice of its size fits, so the scan fell back on
+    the map sized without seams. With gaps closed at 0.3 of a radius that fit chose a
+    lattice half the tiles' size: 113 phantoms. The finer period the peaks also show
+    (41 px) is placed there too, and the tiles' outlines choose it."""
+    case = held_out_case(12600, 24)
+    closed = DEFAULT_CONFIG.tuned(time_limit_s=120.0, gap_close_frac=0.3)
+    with_rival = run_case(case, lambda photo: scan(photo, closed))
+    without = run_case(case, lambda photo: scan(photo, closed.tuned(period_rival_peaks=0)))
+    tiles = len(case.truth)
+    assert with_rival.placed_right == tiles == 39 and with_rival.extra == 0
+    assert with_rival.edges_right >= 6 * tiles - 4
+    assert without.extra >= 20
