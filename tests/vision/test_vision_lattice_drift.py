@@ -54,7 +54,9 @@ def test_a_hand_laid_map_drifting_from_one_homography_is_followed() -> None:
     the evaluation): grown with the usual reach the lattice falls a third of a tile
     behind on one side, 116 of 144 edges right; the wider growth follows the map (and
     so, here, do the runner-up lattice and the refit to every tile placed,
-    ``refit_placed``: all off for the comparison)."""
+    ``refit_placed``: all off for the comparison, with the silhouette's gaps closed
+    at 0.15 of a radius as when it was found; ``lattice.gap_close_frac`` is wider
+    since, and closed at 0.45 the usual reach follows it too)."""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases
 
@@ -64,7 +66,7 @@ def test_a_hand_laid_map_drifting_from_one_homography_is_followed() -> None:
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
     wide = compare(scan(case.photo, slow), case.truth, case.kind)
     narrow = compare(scan(case.photo, slow.tuned(snap_search_wide=0.0, placed_candidates=1,
-                                                refit_placed=False)),
+                                                refit_placed=False, gap_close_frac=0.15)),
                      case.truth, case.kind)
     assert wide.placed_right == len(case.truth) == 24 and wide.extra == 0
     assert wide.edges_right >= 138
@@ -86,7 +88,11 @@ def test_a_lattice_twice_too_fine_is_grown_to_the_tiles_size() -> None:
     case = next(composite_cases(6, 6100, (4000, 3000), real_table=True, skip=2))
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0, period_weak_contrast=1.0)
     rescued = compare(scan(case.photo, slow), case.truth, case.kind)
-    fine = compare(scan(case.photo, slow.tuned(rescue_coarser=False)), case.truth, case.kind)
+    # Closed at 0.45 (``lattice.gap_close_frac`` is wider than 0.15 since) the searches
+    # find the tiles' size without the rescue: the comparison closes the gaps at 0.15,
+    # as when it was found.
+    fine = compare(scan(case.photo, slow.tuned(rescue_coarser=False, gap_close_frac=0.15)),
+                   case.truth, case.kind)
     assert rescued.placed_right == len(case.truth) == 37
     assert rescued.extra <= 20 and rescued.edges_right >= 170
     assert fine.extra >= 100
@@ -125,7 +131,7 @@ def test_the_runner_up_lattice_is_placed_when_the_silhouette_misjudges() -> None
     silhouette's fit prefers a lattice a third of a cell off (169 of 210 edges); the
     runner-up, placed too, lies on the tiles and its tiles' outlines say so. (The refit
     to the grown map, ``refit_placed``, mends the first one too: off for the
-    comparison.)"""
+    comparison, with the silhouette's gaps closed at 0.15 of a radius as when it was found.)"""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases
 
@@ -134,7 +140,8 @@ def test_the_runner_up_lattice_is_placed_when_the_silhouette_misjudges() -> None
     case = next(composite_cases(6, 6400, (4000, 3000), real_table=True))
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
     both = compare(scan(case.photo, slow), case.truth, case.kind)
-    alone = compare(scan(case.photo, slow.tuned(placed_candidates=1, refit_placed=False)),
+    alone = compare(scan(case.photo, slow.tuned(placed_candidates=1, refit_placed=False,
+                                                gap_close_frac=0.15)),
                     case.truth, case.kind)
     assert both.placed_right >= 32 and both.edges_right >= 185
     assert alone.edges_right <= 175
@@ -146,7 +153,9 @@ def test_a_lattice_fitted_on_a_few_cells_is_refitted_to_the_grown_map() -> None:
     run to look for photos whose seams show no period): the silhouette holds 12 of the
     39 tiles, the lattice fitted there is 8 % large and, grown by the art to the whole
     map, lies half a cell off at its far side (176 of 234 edges, 6 phantoms). Refitted
-    to the seams over every tile placed, the map is read."""
+    to the seams over every tile placed, the map is read. (Without the refit, with
+    the silhouette's gaps closed at 0.15 of a radius as when it was found; closed at
+    0.45, ``lattice.gap_close_frac``, the first lattice reads it too.)"""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases
 
@@ -157,8 +166,8 @@ def test_a_lattice_fitted_on_a_few_cells_is_refitted_to_the_grown_map() -> None:
     refit = compare(scan(case.photo, slow), case.truth, case.kind)
     assert refit.placed_right == len(case.truth) == 39
     assert refit.extra <= 1 and refit.edges_right >= 220
-    grown = compare(scan(case.photo, slow.tuned(refit_placed=False)), case.truth,
-                    case.kind)
+    grown = compare(scan(case.photo, slow.tuned(refit_placed=False, gap_close_frac=0.15)),
+                    case.truth, case.kind)
     assert grown.edges_right <= 195
 
 
@@ -181,12 +190,15 @@ def test_a_lattice_drifting_off_hand_laid_tiles_is_refitted_to_every_tile() -> N
     silhouette holds the whole map, but the lattice fitted from it lies a fifth of the
     tile spacing off the tiles at the map's left end, where each cell's own outline
     search snaps to the wrong lines and four tiles are misread (208 of 228 edges, all
-    marked doubtful). Refitted to the seams over every tile placed, the map is read."""
+    marked doubtful). Refitted to the seams over every tile placed, the map is read.
+    (Without the refit, with the silhouette's gaps closed at 0.15 of a radius as when
+    it was found.)"""
     from companion.vision.synth import composite
 
     if composite.shared_tiles_dir() is None:
         pytest.skip("../shared/tiles is absent")
-    refit, once, tiles = read_held_out(11900, 0, composite=True, refit_placed=False)
+    refit, once, tiles = read_held_out(11900, 0, composite=True, refit_placed=False,
+                                       gap_close_frac=0.15)
     assert refit.placed_right >= tiles - 1 == 37 and refit.extra == 0
     assert refit.edges_right >= 6 * refit.placed_right - 2
     assert once.edges_right <= 212
@@ -198,9 +210,12 @@ def test_tiles_the_first_placement_lost_are_found_on_the_refitted_lattice() -> N
     run): placed on the lattice fitted to the silhouette, one is not grown and the
     other is refused by the cell model (22 of 24 tiles). Placed again on the lattice
     refitted to every tile, one is found (both were by the cell model fitted before
-    the refit; the one fitted on the refit's rows refuses the other)."""
-    refit, once, tiles = read_held_out(12000, 10, refit_placed=False)
-    assert refit.placed_right == tiles - 1 == 23 and refit.extra == 0
+    the refit; the one fitted on the refit's rows refuses the other). With the
+    silhouette's gaps closed at 0.45 (``lattice.gap_close_frac``) both were found;
+    without the refit, with the silhouette's gaps closed at 0.15 of a radius as when it
+    was found."""
+    refit, once, tiles = read_held_out(12000, 10, refit_placed=False, gap_close_frac=0.15)
+    assert refit.placed_right >= tiles - 1 == 23 and refit.extra == 0
     assert refit.edges_right >= 136
     assert once.placed_right <= tiles - 2
 

@@ -129,7 +129,10 @@ def test_a_map_in_pieces_smaller_than_a_tile_still_shows_its_period() -> None:
     the wider second growth (which finds the map too since layouts are judged by their
     typical tile), a lattice of the outline's fitted at the wrong offset: 19 of 20
     tiles placed, 48 of 120 edges (the pieces' faint period, ``period_weak_contrast``,
-    and the refit to the grown map, ``refit_placed``, off here, find the map too)."""
+    and the refit to the grown map, ``refit_placed``, off here, find the map too).
+    (The comparison closes the silhouette's gaps at 0.15 of a radius, as when it was
+    found; ``lattice.gap_close_frac`` is wider since, and closed at 0.45 the map was
+    read without this.)"""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases, matched_pairs
 
@@ -148,7 +151,8 @@ def test_a_map_in_pieces_smaller_than_a_tile_still_shows_its_period() -> None:
     assert placed == len(case.truth) == 20 and found <= 21
     assert edges_right >= 70
     assert read(slow.tuned(period_from_whole=False, snap_search_wide=0.0,
-                           period_weak_contrast=1.0, refit_placed=False))[2] < 60
+                           period_weak_contrast=1.0, refit_placed=False,
+                           gap_close_frac=0.15))[2] < 60
 
 
 @pytest.mark.slow
@@ -159,7 +163,10 @@ def test_faint_seams_still_propose_the_tile_size() -> None:
     Asked for a weaker contrast, the seams give the size within a few per cent; the
     lattices fitted from it are placed beside the others and the tiles' outlines pick
     them. Without them (and without the refit to the grown map, which mends this photo
-    too): 188 of 222 edges, 7 phantoms."""
+    too): 188 of 222 edges, 7 phantoms.
+    (The comparison closes the silhouette's gaps at 0.15 of a radius, as when it was
+    found; ``lattice.gap_close_frac`` is wider since, and closed at 0.45 the map was
+    read without this.)"""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases
 
@@ -185,7 +192,7 @@ def test_faint_seams_still_propose_the_tile_size() -> None:
     assert proposed.placed_right == len(case.truth) == 37
     assert proposed.extra <= 2 and proposed.edges_right >= 210
     without = compare(scan(case.photo, slow.tuned(period_weak_contrast=1.0,
-                                                  refit_placed=False)),
+                                                  refit_placed=False, gap_close_frac=0.15)),
                       case.truth, case.kind)
     assert without.edges_right <= 200 or without.extra >= 5
 
@@ -196,7 +203,10 @@ def test_wood_grain_outscoring_faint_seams_leaves_the_tile_size_a_candidate() ->
     to look for photos whose seams show no period): the grain's streaks make a lattice
     three times the tiles' the best faint period; the tiles' own size comes second.
     With only the best tried, 57 phantom cells and 46 of 192 edges; with both, the
-    tiles' outlines pick the right one."""
+    tiles' outlines pick the right one.
+    (The comparison closes the silhouette's gaps at 0.15 of a radius, as when it was
+    found; ``lattice.gap_close_frac`` is wider since, and closed at 0.45 the map was
+    read without this.)"""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases
 
@@ -218,7 +228,8 @@ def test_wood_grain_outscoring_faint_seams_leaves_the_tile_size_a_candidate() ->
     both = compare(scan(case.photo, slow), case.truth, case.kind)
     assert both.extra <= 8 and both.edges_right >= 135
     best_only = compare(scan(case.photo, slow.tuned(period_faint_count=1,
-                                                    refit_placed=False)),
+                                                    refit_placed=False,
+                                                    gap_close_frac=0.15)),
                         case.truth, case.kind)
     assert best_only.extra >= 30 and best_only.edges_right <= 80
 
@@ -254,9 +265,12 @@ def test_a_period_of_a_coarser_sublattice_does_not_collapse_the_map() -> None:
     held-out run): the seams' period is that of the sublattice sqrt(7) times the tiles'
     (its translations are every tiles' lattice's too), no lone hexagon tells the size,
     and the map came back as 3 of its 35 tiles. A map read as a handful of cells tries
-    the finer lattices it may be a sublattice of."""
+    the finer lattices it may be a sublattice of.
+    (The comparison closes the silhouette's gaps at 0.15 of a radius, as when it was
+    found; ``lattice.gap_close_frac`` is wider since, and closed at 0.45 the map was
+    read without this.)"""
     finer, coarse, tiles = read_held_out(9500, 16, finer_below_cells=0,
-                                         period_rival_peaks=0)
+                                         period_rival_peaks=0, gap_close_frac=0.15)
     assert finer.placed_right == tiles == 35 and finer.extra == 0
     assert finer.edges_right >= 200
     assert coarse.placed_right <= 5
@@ -311,8 +325,9 @@ def test_a_small_map_keeps_its_tile_size(seed: int) -> None:
     assert len(truth) <= 9
     assert found.placed_right == len(truth) and found.extra == 0
     if seed == 34:
-        assert compare(scan(photo, slow.tuned(finer_below_cells=0)), truth,
-                       "assembled").placed_right <= 3
+        # The silhouette's gaps closed at 0.15, as when this was found.
+        narrow = slow.tuned(finer_below_cells=0, gap_close_frac=0.15)
+        assert compare(scan(photo, narrow), truth, "assembled").placed_right <= 3
 
 
 @pytest.mark.slow
@@ -457,9 +472,10 @@ def test_a_map_on_a_checkerboard_cloth_is_not_read_at_the_checks_size(
 def test_a_coarse_period_that_fits_nothing_still_places_the_finer_rival() -> None:
     """Render 12624 (held out): the seams' strongest period is the sqrt-7 sublattice's
     (109 px, ``Period.coarse``) and no lattice of its size fits, so the scan fell back on
-    the map sized without seams. With gaps closed at 0.3 of a radius that fit chose a
-    lattice half the tiles' size: 113 phantoms. The finer period the peaks also show
-    (41 px) is placed there too, and the tiles' outlines choose it."""
+    the map sized without seams. With the silhouette's gaps closed at 0.3 of a radius
+    (``lattice.gap_close_frac``, 0.15 when this was found) that fit chose a lattice half
+    the tiles' size: 113 phantoms. The finer period the peaks also show (41 px) is
+    placed there too, and the tiles' outlines choose it."""
     case = held_out_case(12600, 24)
     closed = DEFAULT_CONFIG.tuned(time_limit_s=120.0, gap_close_frac=0.3)
     with_rival = run_case(case, lambda photo: scan(photo, closed))

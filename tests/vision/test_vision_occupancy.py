@@ -126,9 +126,12 @@ def test_tiles_in_dim_light_join_the_map_though_flat_by_the_usual_bar() -> None:
     80 %: 35 of 43 tiles. Measured as if the photo had the standard exposure (as bare
     table is, ``scan._is_bare_table``) they are flat over 37-54 %, and their colours are
     clearly the tiles' (log odds 1.7-6.8): they join the map. (The counterfactual also
-    turns off the tiles' edges, ``grow_seam_min``: alone, they find 40 of the 43.)"""
+    turns off the tiles' edges, ``grow_seam_min``: alone, they find 40 of the 43; and
+    closes the silhouette's gaps at 0.15 of a radius, as when it was found:
+    ``lattice.gap_close_frac`` is wider since: closed at 0.45 it found more without this
+    path.)"""
     grown, fixed, tiles = read_held_out(9800, 21, grow_dim_log_odds_min=1000.0,
-                                        grow_seam_min=0.0)
+                                        grow_seam_min=0.0, gap_close_frac=0.15)
     assert grown.placed_right >= tiles - 1 == 42 and grown.extra == 0
     assert grown.edges_right >= 245
     assert fixed.placed_right <= 36
@@ -141,9 +144,12 @@ def test_a_tile_in_a_shadow_joins_the_map_by_its_texture_for_its_light() -> None
     and growth refused it for its texture, 0.53 of the map's median cell against a bar
     of 0.6. Its lightness is about half the median cell's: scaled by that, the texture
     passes, and its colours are clearly the tiles' (log odds 6.1, above the bar of
-    2.5): it joins."""
+    2.5): it joins. (The counterfactual closes the silhouette's gaps at 0.15 of a
+    radius, as when it was found; ``lattice.gap_close_frac`` is wider since: closed at
+    0.45 the tile was found without this path.)"""
     grown, smooth, tiles = read_held_out(10600, 3, composite=True,
-                                         grow_shaded_log_odds_min=1000.0)
+                                         grow_shaded_log_odds_min=1000.0,
+                                         gap_close_frac=0.15)
     assert grown.placed_right == tiles == 21 and grown.extra == 0
     assert grown.edges_right >= 122
     assert smooth.placed_right == tiles - 1
