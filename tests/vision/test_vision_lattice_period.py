@@ -304,8 +304,10 @@ def test_the_tiles_period_below_the_strongest_peaks_is_found_among_more(
 def test_a_period_below_the_strongest_peaks_does_not_collapse_the_map() -> None:
     """Render 11426 (above) came back as 4 of its 41 tiles with 10 phantoms: the period
     paired from 80 peaks is placed beside the one from 30, and the tiles' outlines
-    choose it (``lattice.period_rival_peaks``)."""
-    fine, coarse, tiles = read_held_out(11400, 26, period_rival_peaks=0)
+    choose it (``lattice.period_rival_peaks``). (The comparison closes the silhouette's
+    gaps at 0.15 of a radius, as when it was found; ``lattice.gap_close_frac`` is wider
+    since, and closed at 0.3 the map without the rival is 15 of 41 tiles.)"""
+    fine, coarse, tiles = read_held_out(11400, 26, period_rival_peaks=0, gap_close_frac=0.15)
     assert fine.placed_right == tiles == 41 and fine.extra == 0
     assert fine.edges_right >= 236
     assert coarse.placed_right <= 10 and coarse.extra >= 5
@@ -459,11 +461,12 @@ def test_a_map_on_a_checkerboard_cloth_is_not_read_at_the_checks_size(
     repeats the period four to seven times as strongly as the map: the map is also
     fitted without it, and the tiles' outlines choose that fit. (The refit to every
     tile placed, ``refit_placed``, mends the checks' fit of render 9126 too: off for
-    the comparison.)"""
+    the comparison.) Composite 10623 has 2 phantoms since the silhouette's gaps are
+    closed at 0.3 of a radius (``lattice.gap_close_frac``; at most 1 at 0.15)."""
     fixed, checks, count = read_held_out(first, skip, composite=composite,
                                          period_table_share=0.0, refit_placed=False)
     assert count == tiles
-    assert fixed.placed_right == tiles and fixed.extra <= 1
+    assert fixed.placed_right == tiles and fixed.extra <= 2
     assert fixed.edges_right >= edges
     assert checks.extra >= 10 and checks.placed_right <= tiles - 3
 
