@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from companion.vision.config import ScanConfig
+from companion.vision.lab import lab_of
 
 
 def _border(values: np.ndarray, config: ScanConfig) -> np.ndarray:
@@ -82,7 +83,7 @@ def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarr
     a and b are compared at the table's lightness, so the table's shading leaves its
     colour, and the threshold, where they are.
     """
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = lab_of(image).astype(np.float32)
     border_light = _lightness(_border(lab, config))
     low, high = np.percentile(border_light, [10, 90])
     if high > config.background.shading_spread * max(float(low), 1.0):

@@ -34,6 +34,7 @@ import numpy as np
 
 from companion.rules import Layout, hex_round
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+from companion.vision.lab import lab_of, lightness_of
 
 UNIT = Layout(1.0, (0.0, 0.0))
 SQRT3 = math.sqrt(3.0)
@@ -47,7 +48,8 @@ NEIGHBOUR_ANGLES = np.degrees(np.arctan2(NEIGHBOUR_VECTORS[:, 1], NEIGHBOUR_VECT
 class MapView:
     """What the lattice stages look at, computed once per photo: the map's silhouette
     ``mask``, its ``soft`` version, bounding ``box`` (x0, y0, x1, y1), the gradient
-    ``grad`` of ``boundary_map`` and the rough tile ``radius``."""
+    ``grad`` of ``boundary_map`` (zero beyond the silhouette), the same gradient
+    ``beyond`` it too (``outside``) and the rough tile ``radius``."""
 
     mask: np.ndarray
     soft: np.ndarray
@@ -55,14 +57,15 @@ class MapView:
     grad: np.ndarray
     radius: float
     middle: tuple[float, float]
+    beyond: np.ndarray
 
 
 def map_view(image: np.ndarray, mask: np.ndarray, radius: float) -> MapView:
     x, y, w, h = cv2.boundingRect(mask)  # of the set pixels
     box = (x, y, x + w, y + h) if w > 0 else (0, 0, mask.shape[1], mask.shape[0])
-    return MapView(mask=mask, soft=soft_mask(mask, radius), box=box,
-                   grad=boundary_map(image, mask, radius), radius=radius,
-                   middle=deepest_point(mask))
+    grad, beyond = boundary_maps(image, mask, radius)
+    return MapView(mask=mask, soft=soft_mask(mask, radius), box=box, grad=grad,
+                   radius=radius, middle=deepest_point(mask), beyond=beyond)
 
 
 @dataclass(frozen=True)
@@ -440,20 +443,29 @@ def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float,
     """H x W x 2 float map: the lightness gradient (gx, gy), scaled so strong edges are
     about 1. Tile boundaries are long straight edges; ``oriented_score`` rewards
     gradient across a predicted side and penalises gradient along it, so the art's
-    edges (which run every way) cancel out while seams and the silhouette add up."""
-    light: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)[:, :, 0].astype(np.float32)
-    light = cv2.GaussianBlur(light, (0, 0), max(0.8, 0.03 * radius))
+    edges (which run every way) cancel out while seams and the silhouette add up.
+    Zero beyond ``mask`` grown by two pixels unless ``outside``."""
+    inside, beyond = boundary_maps(image, mask, radius, outside)
+    return beyond if outside else inside
+
+
+def boundary_maps(image: np.ndarray, mask: np.ndarray, radius: float, beyond: bool = True
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``boundary_map`` zero beyond the grown mask, and the same not zeroed (the first
+    again when ``beyond`` is off): one gradient for both."""
+    light = cv2.GaussianBlur(lightness_of(image), (0, 0), max(0.8, 0.03 * radius))
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
     keep = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
     inside = np.hypot(gx[keep], gy[keep])
-    top = float(np.percentile(inside, 95)) if inside.size else 1.0
-    if not outside:
-        # Zeroed per channel before stacking: a mask over the stacked H x W x 2 array
-        # costs several times the rest of the map.
-        gx[~keep] = 0.0
-        gy[~keep] = 0.0
-    return np.stack([gx, gy], axis=2) / max(top, 1e-6)
+    top = max(float(np.percentile(inside, 95)) if inside.size else 1.0, 1e-6)
+    whole = np.stack([gx, gy], axis=2) / top if beyond else None
+    # Zeroed per channel before stacking: a mask over the stacked H x W x 2 array
+    # costs several times the rest of the map.
+    gx[~keep] = 0.0
+    gy[~keep] = 0.0
+    zeroed = np.stack([gx, gy], axis=2) / top
+    return zeroed, zeroed if whole is None else whole
 
 
 def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray,
@@ -812,7 +824,7 @@ def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5
     """
     bx, by, bw, bh = cv2.boundingRect(mask)
     x0, x1, y0, y1 = bx, bx + bw, by, by + bh
-    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2Lab)[:, :, 0].astype(np.float32)
+    lab = lab_of(image)[y0:y1, x0:x1, 0].astype(np.float32)
     size = (max(8, int(round((x1 - x0) * scale))), max(8, int(round((y1 - y0) * scale))))
     light = cv2.resize(cv2.GaussianBlur(lab, (0, 0), 1.0), size, interpolation=cv2.INTER_AREA)
     region = cv2.dilate(mask[y0:y1, x0:x1], np.ones((9, 9), np.uint8))

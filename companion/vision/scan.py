@@ -58,6 +58,7 @@ from companion.vision.flags import lit as flag_light
 from companion.vision.flags import outranks_bubble, unveiled
 from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
+from companion.vision.lab import keeping
 from companion.vision.memory import keep_freed_memory
 from companion.vision.prior import decode
 from companion.vision.rectify import rectify
@@ -231,9 +232,10 @@ def locate(photo: Photo, config: ScanConfig, clock: Deadline | None = None
            ) -> tuple[list[LocatedTile], str, np.ndarray]:
     """The tiles of a loaded photo (``locate_tiles``), their kind and the foreground
     mask (holes filled) they were found in."""
-    raw = foreground_mask(photo.image, config, fill=False)
-    mask = fill_holes(raw)
-    found, kind = locate_tiles(photo.image, config, clock, mask, raw)
+    with keeping(photo.image):
+        raw = foreground_mask(photo.image, config, fill=False)
+        mask = fill_holes(raw)
+        found, kind = locate_tiles(photo.image, config, clock, mask, raw)
     return found, kind, mask
 
 
@@ -1034,7 +1036,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     across part of the map; ``lattice.grow_shaded_log_odds_min``). The tests are tried
     cheapest first. A cell that fails them may still join when every side it shows to
     the table is a tile's edge (``lattice.grow_seam_min``, ``_table_sides``; the boundary
-    map beyond the silhouette is computed only then): a grey village tile on a pale
+    map beyond the silhouette, ``MapView.beyond``): a grey village tile on a pale
     table. Accepted cells grow the map ring by ring; ``holds_tiles`` judges them again
     with the rest."""
     grow = config.lattice
@@ -1068,7 +1070,6 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         return bar <= 100 and ref.odds.mean_log_odds(at_lattice(n)[inner]) >= bar
 
     taken = set(cells)
-    edge_map: list[np.ndarray] = []  # the boundary map beyond the silhouette, when asked
 
     def edged_all_round(n: tuple[int, int]) -> bool:
         """Every side ``n`` shows to the table is a tile's edge (``grow_seam_min``)."""
@@ -1077,11 +1078,9 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         sides = _table_sides(lat, n, taken)
         if len(sides) < grow.grow_seam_sides_min:
             return False
-        if not edge_map:
-            edge_map.append(lattice_mod.boundary_map(image, view.mask, view.radius, True))
         t = np.linspace(0.15, 0.85, 8)[None, :, None]
         a, b = sides[:, 0:1, :], sides[:, 1:2, :]
-        score = lattice_mod.oriented_score(edge_map[0], a + (b - a) * t, b - a).mean(axis=1)
+        score = lattice_mod.oriented_score(view.beyond, a + (b - a) * t, b - a).mean(axis=1)
         return bool(score.min() >= grow.grow_seam_min)
 
     rejected: set[tuple[int, int]] = set()
