@@ -3,7 +3,9 @@
 Representation: ``Photo`` holds ``image`` (uint8 BGR, H x W x 3, downscaled so the
 long side is at most ``config.io.working_long_side``), ``scale`` (original pixels per
 working pixel) and ``original_size`` (width, height after EXIF orientation). Any
-point found at working resolution is reported as ``point * scale``.
+point found at working resolution is reported as ``point * scale``. A photo over
+twice the working size also has a ``detail`` copy at twice it (for pennants and
+marker digits), downscaled in a background thread while the tiles are located.
 
 JPEG, PNG, WebP and (with pillow-heif) HEIC are decoded by Pillow; EXIF orientation
 is applied; photos over ``config.io.max_pixels`` and decompression bombs are refused
@@ -13,7 +15,9 @@ before any pixel is decoded.
 from __future__ import annotations
 
 import io as _io
+import threading
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,24 +38,63 @@ except ImportError:  # pragma: no cover - pillow-heif is a dependency
 ImageInput = str | Path | bytes | bytearray | np.ndarray
 
 
+class _Background:
+    """A value computed in a thread of its own while the caller goes on (or at once,
+    unless ``in_thread``); ``result`` waits for it (and raises what it raised)."""
+
+    def __init__(self, compute: Callable[[], np.ndarray], in_thread: bool = True) -> None:
+        self._out: list[tuple[np.ndarray | None, BaseException | None]] = []
+        self._thread = threading.Thread(target=self._run, args=(compute,), daemon=True,
+                                        name="photo-detail")
+        if in_thread:
+            self._thread.start()
+        else:
+            self._run(compute)
+
+    def _run(self, compute: Callable[[], np.ndarray]) -> None:
+        try:
+            self._out.append((compute(), None))
+        except BaseException as err:  # noqa: BLE001 - handed to the reader
+            self._out.append((None, err))
+
+    def result(self) -> np.ndarray:
+        if self._thread.is_alive() or not self._out:
+            self._thread.join()
+        value, err = self._out[0]
+        if err is not None:
+            raise err
+        assert value is not None
+        return value
+
+
 @dataclass(frozen=True)
 class Photo:
     image: np.ndarray
     scale: float
     original_size: tuple[int, int]
-    detail: np.ndarray | None = None
-    """The decoded photo before downscaling (at most twice the working size), for
-    reading small things such as marker digits; ``None`` when equal to ``image``."""
+    detail_size: tuple[int, int] | None = None
+    """(width, height) of ``detail``; None when there is no detail image."""
+    pending: _Background | None = None
+    """``detail`` being made in a background thread: the decoded photo is downscaled to
+    the detail size while the tiles are located on the working image."""
+
+    @property
+    def detail(self) -> np.ndarray | None:
+        """The decoded photo before downscaling (at most twice the working size), for
+        reading small things such as marker digits; ``None`` when equal to ``image``.
+        Waits for the background thread the first time."""
+        return None if self.pending is None else self.pending.result()
 
     @property
     def detail_factor(self) -> float:
         """Detail pixels per working pixel."""
-        if self.detail is None:
+        if self.detail_size is None:
             return 1.0
-        return self.detail.shape[1] / self.image.shape[1]
+        return self.detail_size[0] / float(self.image.shape[1])
 
     def detail_image(self) -> np.ndarray:
-        return self.image if self.detail is None else self.detail
+        detail = self.detail
+        return self.image if detail is None else detail
 
     def to_original(self, point: tuple[float, float]) -> tuple[float, float]:
         return (float(point[0]) * self.scale, float(point[1]) * self.scale)
@@ -159,19 +202,24 @@ def _exif_orientation(im: Image.Image) -> int | None:
 def _downscale(bgr: np.ndarray, original: tuple[int, int], config: ScanConfig) -> Photo:
     h, w = bgr.shape[:2]
     long_side = max(w, h)
-    detail: np.ndarray | None = None
+    pending: _Background | None = None
+    detail_size: tuple[int, int] | None = None
     if long_side > config.io.working_long_side:
         f = config.io.working_long_side / long_side
         size = (max(1, round(w * f)), max(1, round(h * f)))
-        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
         if long_side > 2 * config.io.working_long_side:
             f2 = 2 * config.io.working_long_side / long_side
-            size2 = (max(1, round(w * f2)), max(1, round(h * f2)))
-            detail = cv2.resize(bgr, size2, interpolation=cv2.INTER_AREA)
+            detail_size = (max(1, round(w * f2)), max(1, round(h * f2)))
+            source, wanted = bgr, detail_size
+            pending = _Background(lambda: cv2.resize(source, wanted,
+                                                     interpolation=cv2.INTER_AREA))
         else:
-            detail = bgr if not bgr.flags.writeable or bgr.base is not None else bgr.copy()
-        bgr = small
+            detail_size = (w, h)
+            kept = bgr if not bgr.flags.writeable or bgr.base is not None else bgr.copy()
+            pending = _Background(lambda: kept, in_thread=False)
+        bgr = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
     else:
         bgr = bgr.copy()
     scale = original[0] / bgr.shape[1]
-    return Photo(image=bgr, scale=scale, original_size=original, detail=detail)
+    return Photo(image=bgr, scale=scale, original_size=original, detail_size=detail_size,
+                 pending=pending)

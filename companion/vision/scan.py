@@ -1308,6 +1308,7 @@ def holds_tiles(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:
 def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanConfig,
                clock: Deadline | None = None) -> Scan:
     """Read the art of every located tile and build the record."""
+    photo.detail_image()  # made in a thread while locating: wait here, before any fork
     warnings: list[str] = []
     ready = prepare(found, config)
     # Cells over cloth or clutter the silhouette took in may outnumber the tiles: the

@@ -112,3 +112,34 @@ def test_missing_file(tmp_path: object) -> None:
 def test_grayscale_array_accepted() -> None:
     photo = load_photo(cv2.cvtColor(np.zeros((64, 64, 3), np.uint8), cv2.COLOR_BGR2GRAY))
     assert photo.image.shape == (64, 64, 3)
+
+
+def test_the_detail_copy_is_the_photo_at_twice_the_working_size() -> None:
+    rng = np.random.default_rng(2)
+    big = cv2.GaussianBlur(rng.integers(0, 256, (900, 1200, 3), np.uint8), (0, 0), 2)
+    config = ScanConfig().tuned(working_long_side=400)
+    photo = load_photo(big, config)
+    assert photo.image.shape == (300, 400, 3)
+    assert photo.detail_factor == pytest.approx(2.0)  # known before the copy is made
+    expected = cv2.resize(big, (800, 600), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(photo.detail_image(), expected)
+    assert photo.detail is photo.detail_image()
+    # under twice the working size the decoded photo itself is the detail
+    near = load_photo(big, ScanConfig().tuned(working_long_side=800))
+    assert near.detail_factor == pytest.approx(1.5)
+    assert np.array_equal(near.detail_image(), big)
+    small = load_photo(big, ScanConfig().tuned(working_long_side=1600))
+    assert small.detail is None and small.detail_factor == 1.0
+    assert small.detail_image() is small.image
+
+
+def test_a_failure_making_the_detail_copy_is_raised_where_it_is_read() -> None:
+    from companion.vision.io import _Background
+
+    def broken() -> np.ndarray:
+        raise MemoryError("no room")
+
+    pending = _Background(broken)
+    with pytest.raises(MemoryError):
+        pending.result()
+    assert _Background(lambda: np.zeros(2), in_thread=False).result().shape == (2,)
