@@ -397,6 +397,10 @@ class TerrainConfig:
     remove_glare: bool = True
     """Divide the white veil of glare out of each tile before reading it
     (``edges.veils``)."""
+    balance_on_tiles: bool = True
+    """White balance, glare and meadow measured again on the cells that hold tiles once
+    the others are dropped (``scan.read_tiles``): a bright mat or cloth the lattice
+    reached tinted every tile's reading."""
     track_min_frac: float = 0.30
     """Crossing strength of dark track pixels at which an edge is typically a track."""
     stream_min_frac: float = 0.28

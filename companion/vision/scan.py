@@ -1317,7 +1317,13 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(ready.found)):
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
-    ready = ready.keeping(holds_tiles(ready, kind, config))
+    keep = holds_tiles(ready, kind, config)
+    if config.terrain.balance_on_tiles and not all(keep):
+        # The white patch, glare and meadow are the tiles' own: cells of table, mat or
+        # clutter beside the map (their brightest pixels a pink mat's) tinted them.
+        ready = prepare([f for f, k in zip(found, keep, strict=True) if k], config)
+    else:
+        ready = ready.keeping(keep)
     found, gains, veils, meadows, classes_of = (ready.found, ready.gains, ready.veils,
                                                 ready.meadows, ready.classes)
     readings: list[Reading] = []
