@@ -462,13 +462,16 @@ def test_a_map_on_a_checkerboard_cloth_is_not_read_at_the_checks_size(
     fitted without it, and the tiles' outlines choose that fit. (The refit to every
     tile placed, ``refit_placed``, mends the checks' fit of render 9126 too: off for
     the comparison.) Composite 10623 has 2 phantoms since the silhouette's gaps are
-    closed at 0.3 of a radius (``lattice.gap_close_frac``; at most 1 at 0.15)."""
+    closed at 0.3 of a radius (``lattice.gap_close_frac``; at most 1 at 0.15). Read at
+    the checks' size, 10623 places 24 of 26 since the tiles are white-balanced on
+    themselves (``terrain.balance_on_tiles``: truer codes align that map better), with
+    156 phantoms."""
     fixed, checks, count = read_held_out(first, skip, composite=composite,
                                          period_table_share=0.0, refit_placed=False)
     assert count == tiles
     assert fixed.placed_right == tiles and fixed.extra <= 2
     assert fixed.edges_right >= edges
-    assert checks.extra >= 10 and checks.placed_right <= tiles - 3
+    assert checks.extra >= 10 and checks.placed_right <= tiles - 2
 
 
 @pytest.mark.slow
