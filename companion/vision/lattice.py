@@ -445,27 +445,26 @@ def boundary_map(image: np.ndarray, mask: np.ndarray, radius: float,
     gradient across a predicted side and penalises gradient along it, so the art's
     edges (which run every way) cancel out while seams and the silhouette add up.
     Zero beyond ``mask`` grown by two pixels unless ``outside``."""
-    inside, beyond = boundary_maps(image, mask, radius, outside)
+    inside, beyond = boundary_maps(image, mask, radius)
     return beyond if outside else inside
 
 
-def boundary_maps(image: np.ndarray, mask: np.ndarray, radius: float, beyond: bool = True
+def boundary_maps(image: np.ndarray, mask: np.ndarray, radius: float
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """``boundary_map`` zero beyond the grown mask, and the same not zeroed (the first
-    again when ``beyond`` is off): one gradient for both."""
+    """``boundary_map`` zero beyond the grown mask, and the same not zeroed: one
+    gradient for both."""
     light = cv2.GaussianBlur(lightness_of(image), (0, 0), max(0.8, 0.03 * radius))
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
     keep = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
     inside = np.hypot(gx[keep], gy[keep])
     top = max(float(np.percentile(inside, 95)) if inside.size else 1.0, 1e-6)
-    whole = np.stack([gx, gy], axis=2) / top if beyond else None
+    whole = np.stack([gx, gy], axis=2) / top
     # Zeroed per channel before stacking: a mask over the stacked H x W x 2 array
     # costs several times the rest of the map.
     gx[~keep] = 0.0
     gy[~keep] = 0.0
-    zeroed = np.stack([gx, gy], axis=2) / top
-    return zeroed, zeroed if whole is None else whole
+    return np.stack([gx, gy], axis=2) / top, whole
 
 
 def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray,
