@@ -19,6 +19,7 @@ import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -39,17 +40,20 @@ ImageInput = str | Path | bytes | bytearray | np.ndarray
 
 
 class _Background:
-    """A value computed in a thread of its own while the caller goes on (or at once,
-    unless ``in_thread``); ``result`` waits for it (and raises what it raised)."""
+    """A value computed in a thread of its own while the caller goes on (``ready``: one
+    already at hand); ``result`` waits for it (and raises what it raised)."""
 
-    def __init__(self, compute: Callable[[], np.ndarray], in_thread: bool = True) -> None:
+    def __init__(self, compute: Callable[[], np.ndarray]) -> None:
         self._out: list[tuple[np.ndarray | None, BaseException | None]] = []
-        self._thread = threading.Thread(target=self._run, args=(compute,), daemon=True,
-                                        name="photo-detail")
-        if in_thread:
-            self._thread.start()
-        else:
-            self._run(compute)
+        self._thread: threading.Thread | None = threading.Thread(
+            target=self._run, args=(compute,), daemon=True, name="photo-detail")
+        self._thread.start()
+
+    @classmethod
+    def ready(cls, value: np.ndarray) -> _Background:
+        done = cls.__new__(cls)
+        done._out, done._thread = [(value, None)], None
+        return done
 
     def _run(self, compute: Callable[[], np.ndarray]) -> None:
         try:
@@ -58,7 +62,7 @@ class _Background:
             self._out.append((None, err))
 
     def result(self) -> np.ndarray:
-        if self._thread.is_alive() or not self._out:
+        if self._thread is not None:
             self._thread.join()
         value, err = self._out[0]
         if err is not None:
@@ -210,13 +214,12 @@ def _downscale(bgr: np.ndarray, original: tuple[int, int], config: ScanConfig) -
         if long_side > 2 * config.io.working_long_side:
             f2 = 2 * config.io.working_long_side / long_side
             detail_size = (max(1, round(w * f2)), max(1, round(h * f2)))
-            source, wanted = bgr, detail_size
-            pending = _Background(lambda: cv2.resize(source, wanted,
-                                                     interpolation=cv2.INTER_AREA))
+            pending = _Background(partial(cv2.resize, bgr, detail_size,
+                                          interpolation=cv2.INTER_AREA))
         else:
             detail_size = (w, h)
-            kept = bgr if not bgr.flags.writeable or bgr.base is not None else bgr.copy()
-            pending = _Background(lambda: kept, in_thread=False)
+            pending = _Background.ready(
+                bgr if not bgr.flags.writeable or bgr.base is not None else bgr.copy())
         bgr = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
     else:
         bgr = bgr.copy()

@@ -142,4 +142,4 @@ def test_a_failure_making_the_detail_copy_is_raised_where_it_is_read() -> None:
     pending = _Background(broken)
     with pytest.raises(MemoryError):
         pending.result()
-    assert _Background(lambda: np.zeros(2), in_thread=False).result().shape == (2,)
+    assert _Background.ready(np.zeros(2)).result().shape == (2,)
