@@ -15,9 +15,7 @@ before any pixel is decoded.
 from __future__ import annotations
 
 import io as _io
-import threading
 import warnings
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -28,6 +26,7 @@ from PIL import Image, ImageOps
 
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.errors import ScanError
+from companion.vision.in_background import Background
 
 try:  # HEIC/HEIF support is optional at import time
     import pillow_heif
@@ -39,38 +38,6 @@ except ImportError:  # pragma: no cover - pillow-heif is a dependency
 ImageInput = str | Path | bytes | bytearray | np.ndarray
 
 
-class _Background:
-    """A value computed in a thread of its own while the caller goes on (``ready``: one
-    already at hand); ``result`` waits for it (and raises what it raised)."""
-
-    def __init__(self, compute: Callable[[], np.ndarray]) -> None:
-        self._out: list[tuple[np.ndarray | None, BaseException | None]] = []
-        self._thread: threading.Thread | None = threading.Thread(
-            target=self._run, args=(compute,), daemon=True, name="photo-detail")
-        self._thread.start()
-
-    @classmethod
-    def ready(cls, value: np.ndarray) -> _Background:
-        done = cls.__new__(cls)
-        done._out, done._thread = [(value, None)], None
-        return done
-
-    def _run(self, compute: Callable[[], np.ndarray]) -> None:
-        try:
-            self._out.append((compute(), None))
-        except BaseException as err:  # noqa: BLE001 - handed to the reader
-            self._out.append((None, err))
-
-    def result(self) -> np.ndarray:
-        if self._thread is not None:
-            self._thread.join()
-        value, err = self._out[0]
-        if err is not None:
-            raise err
-        assert value is not None
-        return value
-
-
 @dataclass(frozen=True)
 class Photo:
     image: np.ndarray
@@ -78,7 +45,7 @@ class Photo:
     original_size: tuple[int, int]
     detail_size: tuple[int, int] | None = None
     """(width, height) of ``detail``; None when there is no detail image."""
-    pending: _Background | None = None
+    pending: Background[np.ndarray] | None = None
     """``detail`` being made in a background thread: the decoded photo is downscaled to
     the detail size while the tiles are located on the working image."""
 
@@ -206,7 +173,7 @@ def _exif_orientation(im: Image.Image) -> int | None:
 def _downscale(bgr: np.ndarray, original: tuple[int, int], config: ScanConfig) -> Photo:
     h, w = bgr.shape[:2]
     long_side = max(w, h)
-    pending: _Background | None = None
+    pending: Background[np.ndarray] | None = None
     detail_size: tuple[int, int] | None = None
     if long_side > config.io.working_long_side:
         f = config.io.working_long_side / long_side
@@ -214,11 +181,11 @@ def _downscale(bgr: np.ndarray, original: tuple[int, int], config: ScanConfig) -
         if long_side > 2 * config.io.working_long_side:
             f2 = 2 * config.io.working_long_side / long_side
             detail_size = (max(1, round(w * f2)), max(1, round(h * f2)))
-            pending = _Background(partial(cv2.resize, bgr, detail_size,
-                                          interpolation=cv2.INTER_AREA))
+            pending = Background(partial(cv2.resize, bgr, detail_size,
+                                         interpolation=cv2.INTER_AREA), "photo-detail")
         else:
             detail_size = (w, h)
-            pending = _Background.ready(
+            pending = Background.ready(
                 bgr if not bgr.flags.writeable or bgr.base is not None else bgr.copy())
         bgr = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
     else:

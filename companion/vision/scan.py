@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -56,6 +56,7 @@ from companion.vision.flag_reading import read_flag
 from companion.vision.flags import candidates as flag_candidates
 from companion.vision.flags import lit as flag_light
 from companion.vision.flags import outranks_bubble, unveiled
+from companion.vision.in_background import Background
 from companion.vision.inventory import assign, free_candidates
 from companion.vision.io import ImageInput, Photo, load_photo
 from companion.vision.lab import keeping
@@ -403,17 +404,24 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         # outscoring them) still propose sizes: their lattices are placed beside the
         # others and the tiles' outlines judge.
         faint = lattice_mod.faint_periods(image, seams_in, config)
-    rival: list[LocatedTile] = []
-    if given is None and (_period_disowned(period, hexes, config) or (
-            period is not None
-            and lattice_mod.table_repeats(image, seams_in, period, config))):
-        # Wood grain or a patterned cloth may repeat more strongly than the seams: the
-        # map fitted without the period competes, and the tiles' outlines judge.
+    # Wood grain or a patterned cloth may repeat more strongly than the seams: the map
+    # fitted without the period competes, and the tiles' outlines judge. Whether the
+    # table repeats the period is measured in a thread while the lattice is fitted.
+    disowned = given is None and _period_disowned(period, hexes, config)
+    repeats: Background[bool] = Background.ready(False)
+    if given is None and not disowned and period is not None:
+        repeats = Background(partial(lattice_mod.table_repeats, image, seams_in, period,
+                                     config), "table-repeats")
+
+    def rival_map() -> list[LocatedTile]:
+        if not (disowned or repeats.result()):
+            return []
         try:
-            rival = _locate_assembled(image, comps, raw, config, clock, one_tile,
-                                      by_seams=False)
+            return _locate_assembled(image, comps, raw, config, clock, one_tile,
+                                     by_seams=False)
         except ScanError:
-            rival = []
+            return []
+
     if period is not None:
         radius = period.radius
     elif len(hexes) >= 3:
@@ -503,8 +511,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         best = _coarser(other, view, radius, config, clock)
     best = best or other
     if best is None and period is not None and config.lattice.period_retry_without:
-        without = rival or _locate_assembled(image, comps, raw, config, clock, one_tile,
-                                             by_seams=False)
+        without = rival_map() or _locate_assembled(image, comps, raw, config, clock,
+                                                   one_tile, by_seams=False)
         return _or_finer(image, comps, raw, config, clock, one_tile, period, more, without)
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
@@ -534,6 +542,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
                     period is not None and period.coarse)
+    rival = rival_map()
     if rival and _agreement(rival) > chosen.agreement:
         located = rival
     else:

@@ -131,15 +131,3 @@ def test_the_detail_copy_is_the_photo_at_twice_the_working_size() -> None:
     small = load_photo(big, ScanConfig().tuned(working_long_side=1600))
     assert small.detail is None and small.detail_factor == 1.0
     assert small.detail_image() is small.image
-
-
-def test_a_failure_making_the_detail_copy_is_raised_where_it_is_read() -> None:
-    from companion.vision.io import _Background
-
-    def broken() -> np.ndarray:
-        raise MemoryError("no room")
-
-    pending = _Background(broken)
-    with pytest.raises(MemoryError):
-        pending.result()
-    assert _Background.ready(np.zeros(2)).result().shape == (2,)
