@@ -475,18 +475,23 @@ def oriented_score(grad: np.ndarray, pts: np.ndarray, tangents: np.ndarray,
     h, w = grad.shape[:2]
     xs = _pixel_index(pts[..., 0], None if shifts is None else shifts[..., 0], w)
     ys = _pixel_index(pts[..., 1], None if shifts is None else shifts[..., 1], h)
-    # Flat gathers of each channel and float32 arithmetic: about four times as fast as
-    # indexing two axes in float64 (the hot loop of the lattice search).
+    # Flat gathers of (gx, gy) pairs read as one complex number each, and arithmetic in
+    # the map's float type, in place: several times as fast as indexing two axes in
+    # float64 (the hot loop of the lattice search).
     ys *= w
     ys += xs
-    flat = grad.reshape(-1, 2) if grad.flags.c_contiguous else np.ascontiguousarray(
-        grad).reshape(-1, 2)
-    gx, gy = flat[:, 0][ys], flat[:, 1][ys]
+    pairs = grad if grad.flags.c_contiguous else np.ascontiguousarray(grad)
+    g = pairs.view(np.result_type(pairs.dtype, np.complex64)).reshape(-1)[ys]
+    gx, gy = g.real, g.imag
     t = (tangents / np.maximum(np.linalg.norm(tangents, axis=-1, keepdims=True), 1e-9)
          ).astype(grad.dtype)
     tx, ty = t[..., 0], t[..., 1]
-    along = np.abs(gx * tx + gy * ty)
-    across = np.abs(gy * tx - gx * ty)
+    along = gx * tx
+    along += gy * ty
+    np.abs(along, out=along)
+    across = gy * tx
+    across -= gx * ty
+    np.abs(across, out=across)
     np.minimum(along, 1.5, out=along)
     np.minimum(across, 1.5, out=across)
     across -= along
@@ -497,8 +502,9 @@ def _pixel_index(coord: np.ndarray, shift: np.ndarray | None, size: int) -> np.n
     """``coord + shift`` rounded to the nearest pixel and clamped to ``[0, size)``."""
     out = np.add(coord, shift) if shift is not None else np.array(coord, np.float64)
     np.rint(out, out=out)
-    np.clip(out, 0, size - 1, out=out)
-    return out.astype(np.intp)
+    index = out.astype(np.intp)
+    np.clip(index, 0, size - 1, out=index)
+    return index
 
 
 def _outline_points(n_per_side: int = 6) -> np.ndarray:

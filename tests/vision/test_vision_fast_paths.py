@@ -77,6 +77,13 @@ def test_oriented_score_is_across_less_along_clipped(seed: int) -> None:
     across = g[..., 1] * t[..., 0] - g[..., 0] * t[..., 1]
     expected = np.minimum(np.abs(across), 1.5) - np.minimum(np.abs(along), 1.5)
     assert np.allclose(lattice.oriented_score(grad, pts, tangents), expected, atol=1e-5)
+    # a float64 map and a strided view of one (each pair gathered as one complex number)
+    assert np.allclose(lattice.oriented_score(grad.astype(np.float64), pts, tangents),
+                       expected, atol=1e-12)
+    wide = np.repeat(grad, 2, axis=1)
+    assert not wide[:, ::2].flags.c_contiguous
+    assert np.array_equal(lattice.oriented_score(wide[:, ::2], pts, tangents),
+                          lattice.oriented_score(grad, pts, tangents))
 
 
 def test_colour_odds_of_a_photo_are_those_measured_on_its_border_every_time() -> None:
