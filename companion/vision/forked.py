@@ -1,9 +1,12 @@
 """Independent jobs shared with a forked copy of this process (the tiles' reading).
 
-Representation: ``in_two(work, items)`` forks once. The child computes ``work`` on the
-items at odd positions, writes ``(results, error)`` pickled to a pipe (``error``: the
-index and exception of the first item that raised, else None) and leaves with
-``os._exit``; the parent computes the items at even positions, then reads the pipe.
+Representation: ``in_two(work, items)`` writes every position, in order, to a pipe both
+processes read (``_Queue``: a read of one position is atomic, so each is taken once)
+and forks once. Parent and child each take the next position until the pipe is empty
+(or their own item raised): a process that runs slower (the child faulting in the
+pages it shares, a tile with much art) takes fewer. The child writes ``(results,
+error)`` pickled to a second pipe (``error``: the index and exception of the first
+item that raised, else None) and leaves with ``os._exit``; the parent then reads it.
 The first error in the items' order is raised, as a loop would raise it.
 
 Why a process: reading a tile is many small numpy and OpenCV calls that hold the GIL
@@ -11,7 +14,7 @@ between them, so two threads read hardly faster than one; a forked child shares 
 photo and the loaded models without copying them. Nothing is lost when the child
 fails: when it dies, sends nothing readable or is still silent ``wait_factor`` times
 the parent's own time after the parent is done (at least ``wait_min_s``), the parent
-kills it and computes its share itself. Only on Linux with two cores or more (fork
+kills it and computes what it took itself. Only on Linux with two cores or more (fork
 is unsafe on macOS and absent on Windows); elsewhere the items are computed in a loop.
 """
 
@@ -23,8 +26,8 @@ import select
 import signal
 import sys
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from typing import TypeVar, cast
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -40,43 +43,77 @@ def available() -> bool:
 
 def in_two(work: Callable[[_T], _R], items: list[_T], wait_factor: float = WAIT_FACTOR,
            wait_min_s: float = WAIT_MIN_S) -> list[_R]:
-    """``[work(x) for x in items]``, the odd positions computed in a forked child (see
-    the module docstring)."""
+    """``[work(x) for x in items]``, shared with a forked child (see the module
+    docstring)."""
     if len(items) < 2 or not available():
         return [work(x) for x in items]
-    theirs = list(range(1, len(items), 2))
+    queue = _Queue(len(items))
     read_end, write_end = os.pipe()
     try:
         pid = os.fork()
     except OSError:
+        queue.close()
         os.close(read_end)
         os.close(write_end)
         return [work(x) for x in items]
     if pid == 0:
-        _child(work, items, theirs, read_end, write_end)  # never returns
+        _child(work, items, queue, read_end, write_end)  # never returns
     os.close(write_end)
     start = time.perf_counter()
     try:
-        mine, mine_error = _run(work, items, list(range(0, len(items), 2)))
+        mine, mine_error = _run(work, items, queue)
         patience = max(wait_min_s, wait_factor * (time.perf_counter() - start))
         data = _read_until(read_end, time.perf_counter() + patience)
     finally:
+        queue.close()
         os.close(read_end)
         _reap(pid)
     got = _unpickled(data)
-    if got is None:  # the child failed: its share (up to the parent's error) is computed here
+    if got is None:  # the child failed: what it took (up to the parent's error) is computed here
         stop = len(items) if mine_error is None else mine_error[0]
-        got = _run(work, items, [i for i in theirs if i < stop])
-    done = {**mine, **got[0]}
+        got = _run(work, items, iter([i for i in range(stop) if i not in mine]))
+    done: dict[int, _R] = {**mine, **cast("dict[int, _R]", got[0])}
     errors = [e for e in (mine_error, got[1]) if e is not None]
     if errors:
         raise min(errors, key=lambda e: e[0])[1]
     return [done[i] for i in range(len(items))]
 
 
-def _run(work: Callable[[_T], _R], items: list[_T], positions: list[int]
+class _Queue:
+    """The positions ``0 .. n - 1`` in a pipe, 4 bytes each, all written before the
+    fork (a pipe holds 64 KiB: 16,384 positions; more are refused). Reading one is a
+    single ``read`` of 4 bytes, which the kernel serves whole to one reader at a
+    time; an empty pipe whose writing end is closed reads as its end."""
+
+    SIZE = 4
+    MOST = 16_384
+
+    def __init__(self, n: int) -> None:
+        if n > self.MOST:
+            raise ValueError(f"at most {self.MOST} items (got {n})")
+        self._read, write = os.pipe()
+        try:
+            os.write(write, b"".join(i.to_bytes(self.SIZE, "little") for i in range(n)))
+        finally:
+            os.close(write)
+
+    def __iter__(self) -> _Queue:
+        return self
+
+    def __next__(self) -> int:
+        data = os.read(self._read, self.SIZE)
+        if len(data) < self.SIZE:
+            raise StopIteration
+        return int.from_bytes(data, "little")
+
+    def close(self) -> None:
+        os.close(self._read)
+
+
+def _run(work: Callable[[_T], _R], items: list[_T], positions: Iterator[int]
          ) -> tuple[dict[int, _R], tuple[int, BaseException] | None]:
-    """The results at ``positions`` up to the first that raises, and that error."""
+    """The results at the positions taken from ``positions`` up to the first that
+    raises, and that error."""
     out: dict[int, _R] = {}
     for i in positions:
         try:
@@ -86,12 +123,12 @@ def _run(work: Callable[[_T], _R], items: list[_T], positions: list[int]
     return out, None
 
 
-def _child(work: Callable[[_T], _R], items: list[_T], theirs: list[int], read_end: int,
+def _child(work: Callable[[_T], _R], items: list[_T], queue: _Queue, read_end: int,
            write_end: int) -> None:
     """The forked child: compute, send, leave without running the parent's clean-up."""
     try:
         os.close(read_end)
-        payload = _run(work, items, theirs)
+        payload = _run(work, items, queue)
         try:
             data = pickle.dumps(payload, pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - an unpicklable result: the parent computes it

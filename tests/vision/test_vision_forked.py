@@ -1,6 +1,7 @@
 """The tiles' reading shared with a forked copy of the process (``forked.in_two``): the
-results are the loop's, in order, the first error in order is raised, and a child that
-dies, hangs or sends what cannot be pickled costs time, never results."""
+results are the loop's, in order, each item taken once by whichever process is free
+(``forked._Queue``), the first error in order is raised, and a child that dies, hangs
+or sends what cannot be pickled costs time, never results."""
 
 from __future__ import annotations
 
@@ -21,11 +22,52 @@ def test_results_come_back_in_order() -> None:
 
 
 @needs_fork
-def test_the_odd_items_are_computed_in_another_process() -> None:
+def test_both_processes_take_items_and_a_slower_one_takes_fewer() -> None:
     parent = os.getpid()
-    pids = in_two(lambda _: os.getpid(), list(range(6)))
-    assert pids[0::2] == [parent] * 3
-    assert all(p != parent for p in pids[1::2])
+
+    def work(_: int) -> int:
+        time.sleep(0.02 if os.getpid() == parent else 0.08)
+        return os.getpid()
+
+    pids = in_two(work, list(range(20)))
+    theirs = [p for p in pids if p != parent]
+    assert theirs and len(set(theirs)) == 1  # one forked child
+    assert 0 < len(theirs) < 20 - len(theirs)  # it runs 4 times slower: it takes fewer
+
+
+def test_each_position_is_taken_once_by_one_of_two_readers() -> None:
+    queue = forked._Queue(3000)
+    taken: list[list[int]] = [[], []]
+    for turn in range(3000):
+        taken[turn % 2].append(next(queue))
+    with pytest.raises(StopIteration):
+        next(queue)
+    queue.close()
+    assert sorted(taken[0] + taken[1]) == list(range(3000))
+    with pytest.raises(ValueError, match="at most"):
+        forked._Queue(forked._Queue.MOST + 1)
+
+
+@needs_fork
+def test_a_queue_read_by_two_processes_gives_each_position_once() -> None:
+    queue = forked._Queue(5000)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child takes what it can and sends it back
+        os.close(read_end)
+        mine = b"".join(i.to_bytes(4, "little") for i in queue)
+        with os.fdopen(write_end, "wb") as out:
+            out.write(mine)
+        os._exit(0)
+    os.close(write_end)
+    ours = list(queue)
+    with os.fdopen(read_end, "rb") as got:
+        data = got.read()
+    os.waitpid(pid, 0)
+    queue.close()
+    theirs = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+    assert sorted(ours + theirs) == list(range(5000))
+    assert ours == sorted(ours) and theirs == sorted(theirs)
 
 
 @pytest.mark.parametrize(("bad", "first"), [((3, 4), 3), ((2, 5), 2), ((5,), 5), ((0, 1), 0)])
