@@ -43,6 +43,9 @@ class IoConfig:
     """The tiles are read by two processes, the scan's and a forked copy of it
     (``forked.in_two``: threads hardly share the reading, which holds the GIL between
     many small calls); only on Linux with two cores or more. Off: by ``threads``."""
+    fork_locating: bool = True
+    """The lattice's starts are refined, and its layouts placed, by two processes
+    likewise (``scan._shared``); off: by ``threads``."""
 
 
 @dataclass(frozen=True)

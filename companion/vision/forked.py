@@ -7,7 +7,9 @@ and forks once. Parent and child each take the next position until the pipe is e
 pages it shares, a tile with much art) takes fewer. The child writes ``(results,
 error)`` pickled to a second pipe (``error``: the index and exception of the first
 item that raised, else None) and leaves with ``os._exit``; the parent then reads it.
-The first error in the items' order is raised, as a loop would raise it.
+The first error in the items' order is raised, as a loop would raise it. The scan's
+own threads (``in_background``: the photo's detail copy, the table's autocorrelation)
+are waited for before the fork.
 
 Why a process: reading a tile is many small numpy and OpenCV calls that hold the GIL
 between them, so two threads read hardly faster than one; a forked child shares the
@@ -29,6 +31,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar, cast
 
+from companion.vision.in_background import settle
+
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 
@@ -47,6 +51,7 @@ def in_two(work: Callable[[_T], _R], items: list[_T], wait_factor: float = WAIT_
     docstring)."""
     if len(items) < 2 or not available():
         return [work(x) for x in items]
+    settle()  # a fork copies only this thread: a lock another one holds stays held
     queue = _Queue(len(items))
     read_end, write_end = os.pipe()
     try:

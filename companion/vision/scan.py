@@ -491,7 +491,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             cells = judged if v is view else lattice_mod.occupied(lat, v, config)
             return lat, cells, score if cells else -np.inf
 
-        for start, (lat, cells, score) in zip(starts, _in_parallel(refined, starts, config),
+        for start, (lat, cells, score) in zip(starts, _shared(refined, starts, config),
                                               strict=True):
             if not cells:
                 continue
@@ -536,8 +536,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         if cells:
             layouts.append((wide, cells))
     distinct = _distinct(layouts, radius)
-    placed = _in_parallel(lambda layout: _place_cells(image, view, *layout, config, clock),
-                          distinct, config)
+    placed = _shared(lambda layout: _place_cells(image, view, *layout, config, clock),
+                     distinct, config)
     at = int(np.argmax([p.agreement for p in placed]))
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
@@ -1196,6 +1196,14 @@ def _in_parallel(work: Callable[[_T], _R], items: list[_T], config: ScanConfig) 
         return [work(x) for x in items]
     with ThreadPoolExecutor(max_workers=min(len(items), _threads(config))) as pool:
         return list(pool.map(work, items))
+
+
+def _shared(work: Callable[[_T], _R], items: list[_T], config: ScanConfig) -> list[_R]:
+    """``[work(x) for x in items]`` shared with a forked copy of the process
+    (``forked.in_two``, ``io.fork_locating``), else ``_in_parallel``."""
+    if config.io.fork_locating and forked.available():
+        return forked.in_two(work, items)
+    return _in_parallel(work, items, config)
 
 
 def _threads(config: ScanConfig) -> int:

@@ -6,12 +6,14 @@ or sends what cannot be pickled costs time, never results."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
 
 from companion.vision import forked
 from companion.vision.forked import in_two
+from companion.vision.in_background import Background
 
 needs_fork = pytest.mark.skipif(not forked.available(), reason="forks only on Linux, 2+ cores")
 
@@ -109,3 +111,16 @@ def test_a_child_that_hangs_is_killed_and_its_share_computed_here() -> None:
 def test_results_that_cannot_be_pickled_are_computed_here() -> None:
     made = in_two(lambda x: (lambda: x), list(range(4)))
     assert [f() for f in made] == [0, 1, 2, 3]
+
+
+@needs_fork
+def test_the_scans_threads_end_before_the_fork() -> None:
+    finished = threading.Event()
+
+    def slow() -> None:
+        time.sleep(0.3)
+        finished.set()
+
+    Background(slow)
+    # in the child as in the parent, the thread's work is done
+    assert in_two(lambda _: finished.is_set(), list(range(4))) == [True] * 4

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import threading
+from functools import partial
 
 import pytest
 
-from companion.vision.in_background import Background
+from companion.vision.in_background import Background, settle
 
 
 def test_the_value_is_computed_in_another_thread_and_waited_for() -> None:
@@ -44,3 +45,24 @@ def test_a_ready_value_needs_no_thread() -> None:
 
 def test_none_is_a_value_like_any_other() -> None:
     assert Background(lambda: None).result() is None
+
+
+def test_settle_waits_for_every_running_thread() -> None:
+    release = threading.Event()
+    done: list[int] = []
+
+    def slow(i: int) -> int:
+        release.wait(5)
+        done.append(i)
+        return i
+
+    jobs = [Background(partial(slow, i)) for i in range(3)]
+    waiter = threading.Thread(target=settle)
+    waiter.start()
+    waiter.join(0.2)
+    assert waiter.is_alive()  # the three are still running
+    release.set()
+    waiter.join(5)
+    assert not waiter.is_alive() and sorted(done) == [0, 1, 2]
+    assert [j.result() for j in jobs] == [0, 1, 2]
+    settle()  # nothing running: returns at once
