@@ -1,8 +1,8 @@
-"""The scan works in parallel (``scan._in_parallel``: the lattice's starts refined, its
-layouts placed and, without ``io.fork_reading``, the tiles read at once; with it the
-tiles are shared with a forked process, ``forked.in_two``): the scan is the same with
-one thread, several or a fork. A rendered photo with tasks, markers and flags, real
-OpenCV."""
+"""The scan works in parallel: the lattice's starts refined and its layouts placed
+(``scan._shared``), and the tiles read, are shared with a forked process
+(``forked.in_two``; ``io.fork_locating``, ``io.fork_reading``), or without those by
+threads (``scan._in_parallel``): the scan is the same with one thread, several or a
+fork. A rendered photo with tasks, markers and flags, real OpenCV."""
 
 from __future__ import annotations
 
@@ -19,10 +19,12 @@ from companion.vision.synth.render_records import random_record
 def test_one_thread_several_or_a_fork_read_the_same_map() -> None:
     r = render_record(random_record(41, 24), seed=41, size_px=(2400, 1800), real_table=True)
     photo = cv2.imencode(".jpg", r.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
-    one = scan(photo, DEFAULT_CONFIG.tuned(threads=1, fork_reading=False, time_limit_s=120.0))
+    one = scan(photo, DEFAULT_CONFIG.tuned(threads=1, fork_reading=False, fork_locating=False,
+                                           time_limit_s=120.0))
     several = scan(photo, DEFAULT_CONFIG.tuned(threads=3, fork_reading=False,
-                                               time_limit_s=120.0))
-    fork = scan(photo, DEFAULT_CONFIG.tuned(fork_reading=True, time_limit_s=120.0))
+                                               fork_locating=False, time_limit_s=120.0))
+    fork = scan(photo, DEFAULT_CONFIG.tuned(fork_reading=True, fork_locating=True,
+                                            time_limit_s=120.0))
     assert len(one.tiles) >= 20
     assert one.to_json()["tiles"] == several.to_json()["tiles"] == fork.to_json()["tiles"]
 
