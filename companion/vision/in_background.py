@@ -12,6 +12,7 @@ another thread holds at that moment stays held in the copy.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
@@ -20,6 +21,17 @@ _T = TypeVar("_T")
 
 _running: set[threading.Thread] = set()
 _lock = threading.Lock()
+
+
+def _fresh_start() -> None:
+    """In a forked child: no thread of the parent runs there, and its lock is new."""
+    global _lock
+    _lock = threading.Lock()
+    _running.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_start)
 
 
 def settle() -> None:

@@ -13,6 +13,7 @@ Blocks of several threads (two scans at once) keep their own images.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +22,17 @@ import cv2
 import numpy as np
 
 _lock = threading.Lock()
+
+
+def _fresh_lock() -> None:
+    """In a forked child: a new lock (another thread of the parent may have held the
+    old one at the fork, and no thread of the child would ever release it)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock)
 _kept: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
 """id(image) -> (the image, its conversion once made); entries live while a block runs."""
 

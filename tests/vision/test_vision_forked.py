@@ -6,12 +6,16 @@ or sends what cannot be pickled costs time, never results."""
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
+import numpy as np
 import pytest
 
-from companion.vision import forked
+from companion.vision import forked, in_background, lab
 from companion.vision.forked import in_two
 from companion.vision.in_background import Background
 
@@ -124,3 +128,45 @@ def test_the_scans_threads_end_before_the_fork() -> None:
     Background(slow)
     # in the child as in the parent, the thread's work is done
     assert in_two(lambda _: finished.is_set(), list(range(4))) == [True] * 4
+
+
+def _in_child_despite_held_lock(lock: Any, job: Callable[[], bool]) -> bool:
+    """Whether ``job`` returns True in a child forked while another thread holds
+    ``lock`` (False when the child hangs: it is killed after 5 s)."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with lock:
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(5)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            os.write(write_end, b"1" if job() else b"0")
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    ready, _, _ = select.select([read_end], [], [], 5)
+    answer = os.read(read_end, 1) if ready else b""
+    if not ready:
+        os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    os.close(read_end)
+    release.set()
+    holder.join()
+    return answer == b"1"
+
+
+@needs_fork
+def test_a_child_forked_while_a_thread_holds_the_scans_locks_does_not_hang() -> None:
+    image = np.zeros((4, 5, 3), np.uint8)
+    assert _in_child_despite_held_lock(lab._lock,
+                                       lambda: lab.lab_of(image).shape == (4, 5, 3))
+    assert _in_child_despite_held_lock(in_background._lock,
+                                       lambda: Background(lambda: 7).result() == 7)
