@@ -34,6 +34,7 @@ import numpy as np
 
 from companion.rules import Layout, hex_round
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+from companion.vision.in_background import Background
 from companion.vision.lab import lab_of, lightness_of
 
 UNIT = Layout(1.0, (0.0, 0.0))
@@ -61,11 +62,16 @@ class MapView:
 
 
 def map_view(image: np.ndarray, mask: np.ndarray, radius: float) -> MapView:
+    """The ``MapView`` of ``mask``: its distance transforms (``soft``, ``middle``) are
+    computed in a thread while the boundary maps are (both mostly OpenCV calls that
+    release the GIL)."""
     x, y, w, h = cv2.boundingRect(mask)  # of the set pixels
     box = (x, y, x + w, y + h) if w > 0 else (0, 0, mask.shape[1], mask.shape[0])
+    aside = Background(lambda: (soft_mask(mask, radius), deepest_point(mask)), "map-view")
     grad, beyond = boundary_maps(image, mask, radius)
-    return MapView(mask=mask, soft=soft_mask(mask, radius), box=box, grad=grad,
-                   radius=radius, middle=deepest_point(mask), beyond=beyond)
+    soft, middle = aside.result()
+    return MapView(mask=mask, soft=soft, box=box, grad=grad, radius=radius, middle=middle,
+                   beyond=beyond)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """The scanner's fast paths give exactly what the plain numpy they replace gives: the
 hexagon's pixels by flat index (``rectify.inside_pixels``), the gains by lookup table
-(``edges.apply_gains``), the boundary map zeroed per channel (``lattice.boundary_map``)
-and the table's colours measured once per photo (``background.ColourOdds.of_photo``)."""
+(``edges.apply_gains``), the boundary map zeroed per channel (``lattice.boundary_map``),
+the table's colours measured once per photo (``background.ColourOdds.of_photo``) and a
+map view's distance transforms made in a thread beside its boundary maps
+(``lattice.map_view``)."""
 
 from __future__ import annotations
 
@@ -109,3 +111,21 @@ def test_oriented_score_of_shifted_points_is_that_of_the_moved_points(seed: int)
     tangents = rng.standard_normal((3, 1, 5, 2))
     assert np.array_equal(lattice.oriented_score(grad, pts, tangents, shifts),
                           lattice.oriented_score(grad, pts + shifts, tangents))
+
+
+@given(seed=st.integers(0, 99), radius=st.floats(6.0, 30.0))
+@settings(max_examples=15, deadline=None)
+def test_a_map_view_is_its_parts_computed_one_after_another(seed: int, radius: float) -> None:
+    rng = np.random.default_rng(seed)
+    image = rng.integers(0, 256, (120, 160, 3), np.uint8)
+    mask = np.zeros((120, 160), np.uint8)
+    for _ in range(3):  # blobs of several sizes: the deepest point is in the largest
+        x, y, r = int(rng.integers(20, 140)), int(rng.integers(20, 100)), int(rng.integers(5, 30))
+        cv2.circle(mask, (x, y), r, 255, -1)
+    view = lattice.map_view(image, mask, radius)
+    grad, beyond = lattice.boundary_maps(image, mask, radius)
+    assert np.array_equal(view.soft, lattice.soft_mask(mask, radius))
+    assert view.middle == lattice.deepest_point(mask)
+    assert np.array_equal(view.grad, grad) and np.array_equal(view.beyond, beyond)
+    x, y, w, h = cv2.boundingRect(mask)
+    assert view.box == (x, y, x + w, y + h)
