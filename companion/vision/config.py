@@ -36,9 +36,9 @@ class IoConfig:
     time_limit_s: float = 20.0
     """Give up on a photo after this many seconds."""
     threads: int = 0
-    """Threads working at once (``scan._in_parallel``: the lattice's starts refined, its
-    layouts placed, and the tiles read when ``fork_reading`` is off); 0: one per core,
-    at most four."""
+    """Threads working at once (``scan._in_parallel``: the lattice's starts refined and
+    its layouts placed when ``fork_locating`` is off, the tiles read when
+    ``fork_reading`` is); 0: one per core, at most four."""
     fork_reading: bool = True
     """The tiles are read by two processes, the scan's and a forked copy of it
     (``forked.in_two``: threads hardly share the reading, which holds the GIL between

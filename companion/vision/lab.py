@@ -8,7 +8,8 @@ table model): inside ``with keeping(image):`` the conversion of that very array
 until the block ends. Outside such a block, or for another array, it is converted
 anew, so an image changed in place between two blocks is never read stale. The
 conversion is per pixel: a crop of the kept array equals the conversion of the crop.
-Blocks of several threads (two scans at once) keep their own images.
+Blocks of several threads (two scans at once) keep their own images; a forked child
+makes its lock anew (another thread may have held it at the fork).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import cv2
 import numpy as np
 
 _lock = threading.Lock()
+_kept: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
+"""id(image) -> (the image, its conversion once made); entries live while a block runs."""
 
 
 def _fresh_lock() -> None:
@@ -33,8 +36,6 @@ def _fresh_lock() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_fresh_lock)
-_kept: dict[int, tuple[np.ndarray, list[np.ndarray]]] = {}
-"""id(image) -> (the image, its conversion once made); entries live while a block runs."""
 
 
 @contextmanager
