@@ -491,8 +491,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             cells = judged if v is view else lattice_mod.occupied(lat, v, config)
             return lat, cells, score if cells else -np.inf
 
-        for start, (lat, cells, score) in zip(starts, _shared(refined, starts, config),
-                                              strict=True):
+        fitted = _shared(refined, starts, config, config.io.fork_locating)
+        for start, (lat, cells, score) in zip(starts, fitted, strict=True):
             if not cells:
                 continue
             if sized and not _size_agrees(lat, cells, radius, config):
@@ -537,7 +537,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             layouts.append((wide, cells))
     distinct = _distinct(layouts, radius)
     placed = _shared(lambda layout: _place_cells(image, view, *layout, config, clock),
-                     distinct, config)
+                     distinct, config, config.io.fork_locating)
     at = int(np.argmax([p.agreement for p in placed]))
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
@@ -1198,10 +1198,12 @@ def _in_parallel(work: Callable[[_T], _R], items: list[_T], config: ScanConfig) 
         return list(pool.map(work, items))
 
 
-def _shared(work: Callable[[_T], _R], items: list[_T], config: ScanConfig) -> list[_R]:
-    """``[work(x) for x in items]`` shared with a forked copy of the process
-    (``forked.in_two``, ``io.fork_locating``), else ``_in_parallel``."""
-    if config.io.fork_locating and forked.available():
+def _shared(work: Callable[[_T], _R], items: list[_T], config: ScanConfig, fork: bool
+            ) -> list[_R]:
+    """``[work(x) for x in items]`` shared with a forked copy of the process when
+    ``fork`` (``io.fork_locating``, ``io.fork_reading``; ``forked.in_two``), else
+    ``_in_parallel``."""
+    if fork and forked.available():
         return forked.in_two(work, items)
     return _in_parallel(work, items, config)
 
@@ -1356,10 +1358,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         return read
 
     indices = list(range(len(found)))
-    if config.io.fork_reading and forked.available():
-        read_all = forked.in_two(read_one, indices)
-    else:
-        read_all = _in_parallel(read_one, indices, config)
+    read_all = _shared(read_one, indices, config, config.io.fork_reading)
     for probs, opinion, tile_sections, reading in read_all:
         tile_probs.append((probs, tile_sections))
         second.append(opinion)
