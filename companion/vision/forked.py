@@ -28,7 +28,7 @@ import select
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TypeVar, cast
 
 from companion.vision.in_background import settle
@@ -76,7 +76,7 @@ def in_two(work: Callable[[_T], _R], items: list[_T], wait_factor: float = WAIT_
     got = _unpickled(data)
     if got is None:  # the child failed: what it took (up to the parent's error) is computed here
         stop = len(items) if mine_error is None else mine_error[0]
-        got = _run(work, items, iter([i for i in range(stop) if i not in mine]))
+        got = _run(work, items, [i for i in range(stop) if i not in mine])
     done: dict[int, _R] = {**mine, **cast("dict[int, _R]", got[0])}
     errors = [e for e in (mine_error, got[1]) if e is not None]
     if errors:
@@ -115,7 +115,7 @@ class _Queue:
         os.close(self._read)
 
 
-def _run(work: Callable[[_T], _R], items: list[_T], positions: Iterator[int]
+def _run(work: Callable[[_T], _R], items: list[_T], positions: Iterable[int]
          ) -> tuple[dict[int, _R], tuple[int, BaseException] | None]:
     """The results at the positions taken from ``positions`` up to the first that
     raises, and that error."""
