@@ -112,10 +112,33 @@ def test_evaluate_runs_the_real_scanner_on_one_tiny_photo(tmp_path, capsys):
     r = render_record(text, seed=1, size_px=(640, 480), tilt_deg=10)
     cv2.imwrite(str(tmp_path / "tiny.jpg"), r.image)
     (tmp_path / "tiny.truth.json").write_text(json.dumps(r.truth_json()), "utf-8")
-    assert ev.main(["--set", "samples", "--samples-dir", str(tmp_path)]) == 0
+    assert ev.main(["--set", "samples", "--samples-dir", str(tmp_path), "--per-photo"]) == 0
     out = capsys.readouterr().out
     assert "photos:                 1" in out
     assert "seconds per photo" in out
+    assert out.splitlines()[1].startswith("tiny.jpg: tiles ")
+
+
+def test_each_photo_is_reported_with_its_own_tally():
+    """``evaluate``'s ``each`` sees every photo's own tally, and the totals add them."""
+    whole = _scan_turned(0, (0, 0))
+    short = Scan(tiles=whole.tiles[:2], kind="assembled")
+    scans = {b"whole": whole, b"short": short}
+
+    def scanner(photo: bytes) -> Scan:
+        if photo not in scans:
+            raise RuntimeError("boom")
+        return scans[photo]
+
+    seen: dict[str, ev.Tally] = {}
+    cases = [ev.Case(n, n.encode(), TRUTH, "assembled") for n in ("whole", "short", "bad")]
+    total = ev.evaluate(cases, scanner, seen.__setitem__)
+    assert list(seen) == ["whole", "short", "bad"]
+    assert [t.placed_right for t in seen.values()] == [4, 2, 0]
+    assert total.placed_right == 6 and total.truth_tiles == 12
+    assert seen["whole"].photo_line("whole").startswith("whole: tiles 4/4 +0, edges 24/24")
+    assert "failed" in seen["bad"].photo_line("bad")
+    assert "failed" not in seen["short"].photo_line("short")
 
 
 def test_the_light_of_generated_photos_can_be_fixed(capsys):

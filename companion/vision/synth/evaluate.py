@@ -12,7 +12,7 @@ counts as an error and all its tiles as misses. ``Tally`` adds cases up.
     python -m companion.vision.synth.evaluate [--set rendered|composite|loose|samples]
                                         [--count N] [--seed S] [--size WxH]
                                         [--tiles DIR] [--samples-dir DIR]
-                                        [--config NAME=VALUE ...]
+                                        [--config NAME=VALUE ...] [--per-photo]
 
 Folders default to the current directory's ``../shared/tiles`` and ``sample_photos``
 (run it from the repository's root).
@@ -161,6 +161,17 @@ class Tally:
         ]
         out += [f"  error: {r}" for r in self.error_reasons[:5]]
         return out
+
+    def photo_line(self, name: str) -> str:
+        """One photo's tally in a line (``--per-photo``): what to look into first."""
+        flags = f"flags {self.flags_right}/{self.flags}" + (
+            f" +{self.flags_extra}" if self.flags_extra else "")
+        return (f"{name}: tiles {self.placed_right}/{self.truth_tiles} +{self.extra}, "
+                f"edges {self.edges_right}/{self.edges}, "
+                f"undoubted {sum(self.wrong_undoubted)}, {flags}"
+                + (", collapsed" if self.collapsed else "")
+                + (", failed" if self.errors else "")
+                + f", {self.seconds[0] if self.seconds else 0.0:.2f} s")
 
 
 # --- comparing one scan with its truth ------------------------------------------------------
@@ -326,14 +337,19 @@ def run_case(case: Case, scan_fn: Callable[[bytes], Any]) -> Tally:
     return tally
 
 
-def evaluate(cases: Iterable[Case], scan_fn: Callable[[bytes], Any] | None = None) -> Tally:
+def evaluate(cases: Iterable[Case], scan_fn: Callable[[bytes], Any] | None = None,
+             each: Callable[[str, Tally], None] | None = None) -> Tally:
+    """The cases' tallies added up; ``each`` (if given) sees every photo's own first."""
     if scan_fn is None:
         from companion.vision import scan  # lazy: the scanner may be unfinished
 
         scan_fn = scan
     total = Tally()
     for case in cases:
-        total.add(run_case(case, scan_fn))
+        one = run_case(case, scan_fn)
+        if each is not None:
+            each(case.name, one)
+        total.add(one)
     return total
 
 
@@ -472,6 +488,8 @@ def main(argv: list[str] | None = None) -> int:
                              "hand-laid tiles, light colour, lens, mats, clutter, shadow")
     parser.add_argument("--model", default=None, metavar="NPZ",
                         help="read edges with this terrain model instead of the shipped one")
+    parser.add_argument("--per-photo", action="store_true",
+                        help="also print one line per photo as it is scanned")
     parser.add_argument("--doubt-curve", action="store_true",
                         help="also print how many wrong edges each confidence level catches")
     args = parser.parse_args(argv)
@@ -515,7 +533,11 @@ def main(argv: list[str] | None = None) -> int:
         from companion.vision import terrain_model
 
         terrain_model.MODEL_PATH = Path(args.model)
-    tally = evaluate(cases, lambda photo: scan(photo, config))
+    def print_photo(name: str, one: Tally) -> None:
+        print(one.photo_line(name), flush=True)
+
+    tally = evaluate(cases, lambda photo: scan(photo, config),
+                     print_photo if args.per_photo else None)
     for line in tally.lines():
         print(line)
     if args.doubt_curve:
