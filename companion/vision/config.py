@@ -362,6 +362,14 @@ class LatticeConfig:
     period_fine_share: float = 0.8
     """A finer lattice holding the best one's translations wins when it scores at least
     this share of the best."""
+    period_derived_finer: bool = True
+    """The finer lattices of which the chosen period is a coarser sublattice (sqrt 3, 2,
+    sqrt 7 or 3 times finer), at their exact fractions of its vectors: the finest whose
+    own points repeat the seams (``period_derived_share``) wins
+    (``lattice._finest_derived``). Off: only the peaks' own pairs compete."""
+    period_derived_share: float = 0.5
+    """A finer lattice's own points (not the period's translations) repeat the seams when
+    their mean autocorrelation reaches this share of the mean at the period's."""
     period_holds_slack: float = 0.06
     """A finer lattice holds a coarser one's translations when their coordinates in it
     lie within this many units per unit of the largest coordinate (at least 0.12) of
