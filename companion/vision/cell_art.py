@@ -6,7 +6,8 @@ grain the background model missed). Each located cell (rectified to the standard
 hexagon, after the scan's white balance and glare removal) gets a row of ``FEATURES``:
 its share of each pixel class (``edges.pixel_classes``, read against the photo's own
 meadow), its share of blank paper, how much its gradients run one way (wood grain and
-ruled paper do, tile art does not), its texture, flatness, saturation, brightness and
+ruled paper do, tile art does not) or two ways at right angles (checks and gingham
+seen through a hole in the map), its texture, flatness, saturation, brightness and
 mean colour relative to the photo's median tile-like cell only (tiles in one photo share
 light and focus, clutter does not; an absolute level would learn the training photos'
 light), how well its outline agrees with the seams, and how many of its lattice
@@ -54,6 +55,7 @@ FEATURES: tuple[str, ...] = (
     "colour_dist",      # distance of the mean Lab colour from the median cell's / 100
     "coherence",        # how much the gradients run one way (0 every way .. 1 one way)
     "coherence_rel",    # coherence - median coherence
+    "crossing",         # how much the gradients run two ways at right angles (checks)
     "misfit",           # 1 - seam agreement / median agreement, clipped to 0..1
     "neighbours",       # share of the six lattice neighbours that were located
     "tile_neighbours",  # share of the six that show enough game colours
@@ -63,6 +65,7 @@ HINGES: tuple[tuple[str, tuple[float, ...], int], ...] = (
     ("flat_rel", (0.0, 0.1, 0.2), 1),   # flatter than the tiles: felt, a lid, a pad
     ("texture_rel", (-0.3, -0.7), -1),  # smoother than the tiles
     ("misfit", (0.3,), 1),              # an outline the seams do not show
+    ("crossing", (0.7,), 1),            # checks, gingham, a square weave
 )
 """Hinge columns ``max(sign * (feature - knot), 0)`` the model adds (``design``): one
 clearly flat cell is no tile however much meadow green it shows, which a weight per
@@ -116,6 +119,24 @@ def coherence(tile: np.ndarray, config: ScanConfig) -> float:
     return float(np.hypot(c.sum(), s.sum()) / total) if total > 1e-6 else 0.0
 
 
+def crossing(tile: np.ndarray, config: ScanConfig) -> float:
+    """How much a cell's gradients run two ways at right angles: the length of the
+    gradient-weighted mean of their angles' fourfold phasors (0: every way, 1: two ways
+    90 degrees apart, or one way). Checks seen through a hole in the map score 0.78-0.89
+    (rectified, the table's squares are square again); tile art at most 0.68, the real
+    tiles' 0.4."""
+    inner = _inner(config.rectify.radius, 15)
+    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[inner].astype(np.float64)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[inner].astype(np.float64)
+    weight = np.hypot(gx, gy)
+    total = float(weight.sum())
+    if total <= 1e-6:
+        return 0.0
+    unit = (gx + 1j * gy) / np.maximum(weight, 1e-12)
+    return float(abs(np.sum(weight * unit ** 4)) / total)
+
+
 def _log_ratio(values: np.ndarray, mid: float) -> np.ndarray:
     return np.log(np.maximum(values, 1e-3) / max(mid, 1e-3))
 
@@ -144,6 +165,7 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
     busy = np.array([texture(t, config) for t in tiles])
     flat = np.array([flat_and_paper(t, config) for t in tiles])
     coh = np.array([coherence(t, config) for t in tiles])
+    cross = np.array([crossing(t, config) for t in tiles])
     hsv = np.array([cv2.cvtColor(t, cv2.COLOR_BGR2HSV)[inside].mean(axis=0) for t in tiles])
     lab = np.array([cv2.cvtColor(t, cv2.COLOR_BGR2LAB)[inside].astype(np.float64).mean(axis=0)
                     for t in tiles])
@@ -178,6 +200,7 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
         _log_ratio(hsv[:, 2], mid(hsv[:, 2])),
         np.linalg.norm(lab - lab_mid, axis=1) / 100.0,
         coh, coh - mid(coh),
+        cross,
         misfit,
         np.array([around(c, located) for c in cells]),
         np.array([around(c, tile_like) for c in cells]),

@@ -37,6 +37,31 @@ def test_ruled_lines_and_wood_grain_run_one_way_tile_art_does_not() -> None:
     assert cell_art.coherence(_blank(), DEFAULT_CONFIG) == 0.0
 
 
+def test_checks_run_two_ways_at_right_angles_tile_art_does_not() -> None:
+    """A checkerboard cloth seen through a hole in the map (rectified, its squares are
+    square) against trees and roofs; one-way stripes cross too, and ``coherence`` tells
+    them apart."""
+    h, w = _blank().shape[:2]
+    yy, xx = np.mgrid[:h, :w]
+    checks = np.repeat(((yy // 12 + xx // 12) % 2 * 150 + 50).astype(np.uint8)[:, :, None],
+                       3, axis=2)
+    turned = cv2.warpAffine(checks, cv2.getRotationMatrix2D((w / 2, h / 2), 25, 1.0), (w, h),
+                            borderMode=cv2.BORDER_REFLECT)
+    blobs = _blank()
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        x, y = int(rng.integers(10, w - 10)), int(rng.integers(10, h - 10))
+        cv2.circle(blobs, (x, y), int(rng.integers(3, 9)), tuple(int(c) for c in
+                                                                 rng.integers(40, 220, 3)), -1)
+    stripes = np.repeat(((xx // 12) % 2 * 150 + 50).astype(np.uint8)[:, :, None], 3, axis=2)
+    assert cell_art.crossing(checks, DEFAULT_CONFIG) > 0.8
+    assert cell_art.crossing(turned, DEFAULT_CONFIG) > 0.8
+    assert cell_art.coherence(checks, DEFAULT_CONFIG) < 0.1
+    assert cell_art.crossing(blobs, DEFAULT_CONFIG) < 0.3
+    assert cell_art.crossing(stripes, DEFAULT_CONFIG) > 0.95
+    assert cell_art.crossing(_blank(), DEFAULT_CONFIG) == 0.0
+
+
 def test_features_name_every_column_and_compare_each_cell_with_the_photos_median() -> None:
     rng = np.random.default_rng(5)
     tiles = [np.clip(_blank() + rng.normal(120, 40, _blank().shape), 0, 255).astype(np.uint8)
