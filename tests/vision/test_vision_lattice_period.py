@@ -478,13 +478,14 @@ def test_a_map_on_a_checkerboard_cloth_is_not_read_at_the_checks_size(
     closed at 0.3 of a radius (``lattice.gap_close_frac``; at most 1 at 0.15). Read at
     the checks' size, 10623 places 24 of 26 since the tiles are white-balanced on
     themselves (``terrain.balance_on_tiles``: truer codes align that map better), with
-    156 phantoms."""
+    156 phantoms; 25 of 26 with 164 since the cell model weighs the checks' crossing
+    (``cell_art.crossing``), which also took 10623's 2 phantoms away."""
     fixed, checks, count = read_held_out(first, skip, composite=composite,
                                          period_table_share=0.0, refit_placed=False)
     assert count == tiles
     assert fixed.placed_right == tiles and fixed.extra <= 2
     assert fixed.edges_right >= edges
-    assert checks.extra >= 10 and checks.placed_right <= tiles - 2
+    assert checks.extra >= 10 and checks.placed_right <= tiles - 1
 
 
 @pytest.mark.slow
