@@ -109,14 +109,7 @@ def flat_and_paper(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
 def coherence(tile: np.ndarray, config: ScanConfig) -> float:
     """How much a cell's gradients share one orientation: (l1 - l2) / (l1 + l2) of the
     summed structure tensor of the squared-angle gradients (0: every way, 1: one way)."""
-    inner = _inner(config.rectify.radius, 15)
-    gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[inner]
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[inner]
-    # Doubling the angle makes opposite gradients (both sides of a line) agree.
-    c, s = gx * gx - gy * gy, 2.0 * gx * gy
-    total = float(np.sum(np.hypot(c, s)))
-    return float(np.hypot(c.sum(), s.sum()) / total) if total > 1e-6 else 0.0
+    return _one_way(*_inner_gradients(tile, config))
 
 
 def crossing(tile: np.ndarray, config: ScanConfig) -> float:
@@ -125,10 +118,28 @@ def crossing(tile: np.ndarray, config: ScanConfig) -> float:
     90 degrees apart, or one way). Checks seen through a hole in the map score 0.78-0.89
     (rectified, the table's squares are square again); tile art at most 0.68, the real
     tiles' 0.4."""
+    return _two_ways(*_inner_gradients(tile, config))
+
+
+def _inner_gradients(tile: np.ndarray, config: ScanConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The grey gradients (x, y; float32) inside a rectified cell, clear of its rim."""
     inner = _inner(config.rectify.radius, 15)
     gray = cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[inner].astype(np.float64)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[inner].astype(np.float64)
+    return (cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)[inner],
+            cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)[inner])
+
+
+def _one_way(gx: np.ndarray, gy: np.ndarray) -> float:
+    """``coherence`` of the gradients."""
+    # Doubling the angle makes opposite gradients (both sides of a line) agree.
+    c, s = gx * gx - gy * gy, 2.0 * gx * gy
+    total = float(np.sum(np.hypot(c, s)))
+    return float(np.hypot(c.sum(), s.sum()) / total) if total > 1e-6 else 0.0
+
+
+def _two_ways(gx: np.ndarray, gy: np.ndarray) -> float:
+    """``crossing`` of the gradients."""
+    gx, gy = gx.astype(np.float64), gy.astype(np.float64)
     weight = np.hypot(gx, gy)
     total = float(weight.sum())
     if total <= 1e-6:
@@ -164,8 +175,9 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
     art = shares[:, art_classes].sum(axis=1)
     busy = np.array([texture(t, config) for t in tiles])
     flat = np.array([flat_and_paper(t, config) for t in tiles])
-    coh = np.array([coherence(t, config) for t in tiles])
-    cross = np.array([crossing(t, config) for t in tiles])
+    gradients = [_inner_gradients(t, config) for t in tiles]
+    coh = np.array([_one_way(gx, gy) for gx, gy in gradients])
+    cross = np.array([_two_ways(gx, gy) for gx, gy in gradients])
     hsv = np.array([cv2.cvtColor(t, cv2.COLOR_BGR2HSV)[inside].mean(axis=0) for t in tiles])
     lab = np.array([cv2.cvtColor(t, cv2.COLOR_BGR2LAB)[inside].astype(np.float64).mean(axis=0)
                     for t in tiles])
