@@ -4,7 +4,8 @@ Representation: every edge of every scanned tile gets an *evidence* row of
 ``FEATURES`` (numbers the scanner already has: the terrain model's own reading of the
 edge, the decoded posterior, whether the catalogue, the inventory or neighbour
 consistency changed the art's reading, how far the chosen tile is from the next tile
-that reads the edge otherwise, the neighbour's reading across the edge). A small
+that reads the edge otherwise, the neighbour's reading across the edge, and how unsure
+the tile's other five edges are). A small
 logistic model (``Calibrator``: standardisation, weights, bias) turns the row into the
 probability that the edge is wrong (the evidence and hinges of it, ``design``); the
 edges at or above ``Calibrator.threshold`` are
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,7 +36,7 @@ from companion.vision.prior import candidates
 
 CALIBRATOR_PATH = Path(__file__).resolve().parent / "models" / "doubt.json"
 
-FEATURES: tuple[str, ...] = (
+_EDGE_FEATURES: tuple[str, ...] = (
     "logit_conf",     # decoded posterior of the chosen letter (prior.decode), as log-odds
     "log_p",          # the terrain model's log probability of the chosen letter
     "margin",         # the model's log-odds of its best letter over its second
@@ -60,6 +61,17 @@ FEATURES: tuple[str, ...] = (
     "misfit",         # how much worse the tile's outline agrees with the seams than the
                       # photo's median tile's (scan._misfits: a misplaced tile)
 )
+_OTHERS_FEATURES: tuple[str, ...] = (
+    # the tile's other five edges (``_others``): a tile read wrong is often wrong at
+    # several edges, only some of them unsure
+    "others_logit_conf",      # the least sure of them (logit_conf)
+    "others_not_argmax",      # how many are not the model's best letter
+    "others_second_differs",  # how many the colour reading reads otherwise
+    "others_log_p",           # the model's least probable chosen letter among them
+    "others_second_log_p",    # the colour reading's least probable chosen letter
+)
+FEATURES = _EDGE_FEATURES + _OTHERS_FEATURES
+_OWN = len(_EDGE_FEATURES)
 HINGES: tuple[tuple[str, tuple[float, ...]], ...] = (
     ("logit_conf", (2.0, 4.0, 5.0, 6.0, 6.8)),
     ("log_p", (-0.01, -0.05, -0.2, -1.0)),
@@ -80,7 +92,8 @@ _KIND = {letter: ("T" if letter == "T" else "S" if letter == "S" else "-")
 
 def _logp(probs: np.ndarray) -> np.ndarray:
     p = np.clip(np.asarray(probs, np.float64), _CLIP, 1.0)
-    return np.log(p / p.sum(axis=1, keepdims=True))
+    logp: np.ndarray = np.log(p / p.sum(axis=1, keepdims=True))
+    return logp
 
 
 def tile_evidence(probs: np.ndarray, code: str, conf: Sequence[float],
@@ -135,8 +148,25 @@ def tile_evidence(probs: np.ndarray, code: str, conf: Sequence[float],
                   min(bend, 30.0), entropy, float(nb is not None), disagree,
                   float(np.clip(gap, -30.0, 30.0)), float(np.clip(tile_gap, -30.0, 30.0)),
                   float(any("task" in s for s in sections)), second_logp[e, idx[e]],
-                  float(int(second_logp[e].argmax()) != idx[e]), photo, float(misfit))
+                  float(int(second_logp[e].argmax()) != idx[e]), photo, float(misfit),
+                  *np.zeros(len(FEATURES) - _OWN))
+    out[:, _OWN:] = _others(out[:, :_OWN])
     return out
+
+
+_SUMMARY: dict[str, Callable[[np.ndarray], Any]] = {
+    "logit_conf": np.min, "not_argmax": np.sum, "second_differs": np.sum, "log_p": np.min,
+    "second_log_p": np.min}
+"""How ``_others`` sums up each column over the other edges."""
+
+
+def _others(own: np.ndarray) -> np.ndarray:
+    """6 x len(``_OTHERS_FEATURES``): for each edge, each ``others_`` column's
+    ``_SUMMARY`` over the tile's other five edges (``own``: 6 x ``_EDGE_FEATURES``)."""
+    rest = ~np.eye(6, dtype=bool)
+    columns = [name.removeprefix("others_") for name in _OTHERS_FEATURES]
+    return np.array([[float(_SUMMARY[c](own[rest[e], _EDGE_FEATURES.index(c)]))
+                      for c in columns] for e in range(6)])
 
 
 def map_evidence(cells: Sequence[tuple[int, int] | None], codes: Sequence[str],

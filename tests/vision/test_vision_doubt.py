@@ -74,7 +74,9 @@ def test_an_edge_the_catalogue_bent_is_doubtful() -> None:
 
 def test_a_tile_whose_outline_misses_the_seams_is_likelier_wrong() -> None:
     """The same sure reading, once from a tile sitting on its own outline and once from
-    one the lattice put half off it (``misfit``): the second is judged likelier wrong."""
+    one the lattice put half off it (``misfit``): the second is judged likelier wrong (the
+    refit on more photos weighs it lightly: the other evidence of a misplaced tile, its
+    unsure edges, says most of it)."""
     code = next(t.code for t in catalogue() if t.section == "landscape")
     probs = _reading(code, 0.98)
     _, conf, _, _ = decode(probs, 0.02, LANDSCAPE)
@@ -83,7 +85,7 @@ def test_a_tile_whose_outline_misses_the_seams_is_likelier_wrong() -> None:
     column = doubt.FEATURES.index("misfit")
     assert (placed[:, column] == 0).all() and (off[:, column] == 0.6).all()
     cal = doubt.load_calibrator()
-    assert (cal.probability(off) > 1.2 * cal.probability(placed)).all()
+    assert (cal.probability(off) > cal.probability(placed)).all()
 
 
 def test_misfit_is_measured_against_the_photos_median_tile() -> None:
@@ -94,6 +96,47 @@ def test_misfit_is_measured_against_the_photos_median_tile() -> None:
     found = [tile(0.8), tile(0.8), tile(0.9), tile(0.4), tile(None), tile(-0.2)]
     assert scan_mod._misfits(found) == pytest.approx([0.0, 0.0, 0.0, 0.5, 0.0, 1.0])
     assert scan_mod._misfits([tile(None), tile(None)]) == [0.0, 0.0]
+
+
+def test_the_other_edges_columns_sum_up_the_rest_of_the_tile() -> None:
+    """``others_*`` of an edge describe the tile's five other edges, never the edge."""
+    code = "GGMVVM"
+    probs = _reading(code, 0.99)
+    probs[2, LETTERS.index("G")] = 0.5
+    probs[2, LETTERS.index("M")] = 0.3
+    _, conf, _, _ = decode(probs, 0.02, LANDSCAPE)
+    ev = doubt.tile_evidence(probs, code, conf, LANDSCAPE)
+    col = doubt.FEATURES.index
+    for e in range(6):
+        rest = [k for k in range(6) if k != e]
+        assert ev[e, col("others_logit_conf")] == min(ev[rest, col("logit_conf")])
+        assert ev[e, col("others_log_p")] == min(ev[rest, col("log_p")])
+        assert ev[e, col("others_not_argmax")] == sum(ev[rest, col("not_argmax")])
+    assert ev[2, col("not_argmax")] == 1
+    assert ev[2, col("others_not_argmax")] == 0
+    assert all(ev[e, col("others_not_argmax")] == 1 for e in (0, 1, 3, 4, 5))
+
+
+def test_a_sure_edge_of_a_tile_unsure_elsewhere_is_likelier_wrong() -> None:
+    """A tile read wrong is often wrong at several edges, only some of them unsure: the
+    calibrator weighs the same sure edge as likelier wrong when its tile's other edges
+    are unsure (only the ``others_*`` columns differ)."""
+    code = next(t.code for t in catalogue() if t.section == "landscape")
+    sure = _reading(code, 0.99)
+    _, conf, _, _ = decode(sure, 0.02, LANDSCAPE)
+    calm = doubt.tile_evidence(sure, code, conf, LANDSCAPE)
+    unsure = sure.copy()
+    for e in (2, 3):
+        unsure[e] = 0.01
+        unsure[e, LETTERS.index(code[e])] = 0.45
+        unsure[e, (LETTERS.index(code[e]) + 1) % len(LETTERS)] = 0.51
+    _, conf2, _, _ = decode(unsure, 0.02, LANDSCAPE)
+    troubled = doubt.tile_evidence(unsure, code, conf2, LANDSCAPE)
+    mixed = calm.copy()
+    others = [i for i, n in enumerate(doubt.FEATURES) if n.startswith("others_")]
+    mixed[:, others] = troubled[:, others]
+    cal = doubt.load_calibrator()
+    assert cal.probability(mixed)[0] > 2 * cal.probability(calm)[0]
 
 
 def test_mismatches_are_always_doubtful() -> None:
