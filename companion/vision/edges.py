@@ -369,8 +369,12 @@ def white_gains(tiles: list[np.ndarray], max_gain: float = 1.5) -> np.ndarray:
     """Per-channel (B, G, R) gains that make the tiles' whitest art neutral grey.
 
     Every tile shows some near-white art (cobbles, stream banks, pebbles, rails, the
-    speech bubble); the brightest few percent of tile pixels are those, so their mean
-    colour measures the light's tint (white-patch colour constancy).
+    speech bubble); the brightest few percent of the less coloured half of the tile
+    pixels are those, so their mean colour measures the light's tint (white-patch colour
+    constancy). Only the less coloured half is searched, since a map of sunlit grain
+    fields has yellow brighter than its white art: taken for white, it turned render
+    14423's village grey blue and read it as meadow. A tint colours white art less than
+    grain, meadow or forest, so the white art stays in that half under any light.
     """
     samples = [inside_pixels(t, t.shape[1] // 2).reshape(-1, 3) for t in tiles]
     if not samples:
@@ -378,6 +382,9 @@ def white_gains(tiles: list[np.ndarray], max_gain: float = 1.5) -> np.ndarray:
     px = np.concatenate(samples)
     if len(px) < 500:
         return np.ones(3)
+    hi = px.max(axis=1).astype(np.float32)
+    chroma = (hi - px.min(axis=1)) / np.maximum(hi, 1.0)
+    px = px[chroma <= np.median(chroma)]
     bright = px[:, 0].astype(np.int32) + px[:, 1] + px[:, 2]  # exact, as in float
     top = px[bright >= np.percentile(bright, 97)].astype(np.float64)
     mean = top.mean(axis=0)

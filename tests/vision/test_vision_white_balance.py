@@ -38,3 +38,16 @@ def test_the_white_patch_follows_the_brightest_pixels_of_the_cells_given() -> No
     pink = np.full((41, 41, 3), (235, 140, 250), np.uint8)
     tinted = edges.white_gains([warm.copy() for _ in range(4)] + [pink] * 2)
     assert tinted[1] > 1.1 and tinted[1] > gains[1]
+
+
+def test_sunlit_grain_brighter_than_the_white_art_is_not_taken_for_white() -> None:
+    """Unit, after render 14423 (held out, then looked into): a map in neutral light whose
+    brightest pixels were half grain yellow and half white art. The old white patch
+    boosted blue 1.3-fold, the village grey turned blue and was read as meadow (20 wrong
+    edges). Only the less coloured half of the pixels is searched for white now."""
+    tile = np.zeros((41, 41, 3), np.uint8)
+    tile[:] = (70, 175, 120)             # meadow (BGR)
+    tile[10:20, 10:20] = (175, 180, 180)  # white art, a little dimmer than ...
+    tile[25:30, 25:30] = (90, 220, 250)   # ... sunlit grain
+    gains = edges.white_gains([tile.copy() for _ in range(4)])
+    assert np.all(np.abs(gains - 1.0) < 0.05), gains
