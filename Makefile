@@ -64,7 +64,7 @@ fit-cells: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.fit_cells --tiles $(TILES) $(if $(ROWS),--rows $(ROWS)) $(if $(REUSE),--reuse-rows)
 
 # Refits companion/vision/models/doubt.json (which edges the review highlights) from scans
-# of photos generated from seeds no evaluation uses (~10 min, seeded). ROWS=FILE keeps the
+# of photos generated from seeds no evaluation uses (~22 min, seeded). ROWS=FILE keeps the
 # scanned edges there; with REUSE=1 the calibrator is refitted from them in seconds.
 fit-doubt: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.fit_doubt --tiles $(TILES) $(if $(ROWS),--rows $(ROWS)) $(if $(REUSE),--reuse-rows)

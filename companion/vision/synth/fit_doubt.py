@@ -24,7 +24,7 @@ so it is the threshold a new photo needs, not the one that fits these photos bes
     python -m companion.vision.synth.fit_doubt [--tiles DIR] [--out PATH]
         [--rows NPZ] [--reuse-rows] [--recall 0.98]
 
-(``make fit-doubt``: about 10 minutes on the shared 2-core machine; ``--rows`` keeps
+(``make fit-doubt``: about 22 minutes on the shared 2-core machine; ``--rows`` keeps
 the scanned rows so ``--reuse-rows`` refits in seconds.)
 """
 
