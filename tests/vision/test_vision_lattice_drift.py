@@ -70,7 +70,9 @@ def test_a_hand_laid_map_drifting_from_one_homography_is_followed() -> None:
                      case.truth, case.kind)
     assert wide.placed_right == len(case.truth) == 24 and wide.extra == 0
     assert wide.edges_right >= 138
-    assert narrow.edges_right <= 125
+    # 116 when found, 127 with the white patch of the less coloured half (session 25):
+    # still more than a tile's edges short of the wide growth's
+    assert narrow.edges_right <= 130
 
 
 @pytest.mark.slow
@@ -201,7 +203,9 @@ def test_a_lattice_drifting_off_hand_laid_tiles_is_refitted_to_every_tile() -> N
                                        gap_close_frac=0.15)
     assert refit.placed_right >= tiles - 1 == 37 and refit.extra == 0
     assert refit.edges_right >= 6 * refit.placed_right - 2
-    assert once.edges_right <= 212
+    # 208 when found, 215 with the white patch of the less coloured half (session 25):
+    # the map is still misread where the lattice drifted
+    assert once.edges_right <= 216
 
 
 @pytest.mark.slow
