@@ -142,14 +142,13 @@ def tile_evidence(probs: np.ndarray, code: str, conf: Sequence[float],
             same = sum(float(q[k]) for k, letter in enumerate(LETTERS)
                        if _KIND[letter] == _KIND[code[e]])
             disagree = 1.0 - same
-        out[e] = (math.log(c / (1 - c)), chosen[e], margin[e],
+        out[e, :_OWN] = (math.log(c / (1 - c)), chosen[e], margin[e],
                   float(idx[e] != int(logp[e].argmax())), float(e in overruled),
                   float(e in mismatch), float(e in corrected), float(not in_catalogue),
                   min(bend, 30.0), entropy, float(nb is not None), disagree,
                   float(np.clip(gap, -30.0, 30.0)), float(np.clip(tile_gap, -30.0, 30.0)),
                   float(any("task" in s for s in sections)), second_logp[e, idx[e]],
-                  float(int(second_logp[e].argmax()) != idx[e]), photo, float(misfit),
-                  *np.zeros(len(FEATURES) - _OWN))
+                  float(int(second_logp[e].argmax()) != idx[e]), photo, float(misfit))
     out[:, _OWN:] = _others(out[:, :_OWN])
     return out
 

@@ -371,10 +371,8 @@ def white_gains(tiles: list[np.ndarray], max_gain: float = 1.5) -> np.ndarray:
     Every tile shows some near-white art (cobbles, stream banks, pebbles, rails, the
     speech bubble); the brightest few percent of the less coloured half of the tile
     pixels are those, so their mean colour measures the light's tint (white-patch colour
-    constancy). Only the less coloured half is searched, since a map of sunlit grain
-    fields has yellow brighter than its white art: taken for white, it turned render
-    14423's village grey blue and read it as meadow. A tint colours white art less than
-    grain, meadow or forest, so the white art stays in that half under any light.
+    constancy). Sunlit grain can be brighter than the white art, but any tint colours
+    the white art less than grain, meadow or forest, so only that half is searched.
     """
     samples = [inside_pixels(t, t.shape[1] // 2).reshape(-1, 3) for t in tiles]
     if not samples:
