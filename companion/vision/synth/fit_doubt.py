@@ -18,7 +18,7 @@ no evaluation uses (``FIT_SEEDS``; the README's sets use 700, 800, 900, 2000 and
 The calibrator is an L2-regularised logistic regression on the standardised evidence,
 every group weighted alike. The threshold is chosen on *out-of-fold* probabilities (each
 photo judged by a calibrator fitted without it, ``out_of_fold``): the highest one at
-which ``--recall`` of the wrong edges of ``RECALL_GROUPS`` (pooled) are at or above it,
+which ``--recall`` of the wrong edges of every group (pooled) are at or above it,
 so it is the threshold a new photo needs, not the one that fits these photos best.
 
     python -m companion.vision.synth.fit_doubt [--tiles DIR] [--out PATH]
@@ -50,10 +50,6 @@ FIT_SEEDS = {"composite": range(3000, 3024), "composite-table": range(3100, 3140
              "rendered": range(3200, 3224), "rendered-table": range(3300, 3340)}
 """Photo seeds per set (``evaluate`` draws a photo's tile count from the first seed of
 a run and each photo from its own seed)."""
-RECALL_GROUPS = ("composite-unseen", "composite-table-unseen", "composite-seen",
-                 "composite-table-seen", "rendered", "rendered-table")
-"""The groups whose recall the threshold must meet (pooled): every group; scans whose
-lattice failed are left out (``LATTICE_FAILED``)."""
 LATTICE_FAILED = 0.8
 """A scan (one photo, one model) reading fewer of its edges right than this failed at
 the lattice (tiles misplaced or mis-sized), not at reading edges: its rows are left out,
@@ -217,10 +213,11 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, weight: np.ndarray, l2: float = L
 
 
 def threshold_for(p: np.ndarray, y: np.ndarray, groups: np.ndarray, recall: float,
-                  recall_groups: tuple[str, ...] = RECALL_GROUPS) -> float:
+                  recall_groups: tuple[str, ...] | None = None) -> float:
     """The highest threshold keeping ``recall`` of the wrong edges of ``recall_groups``
-    (pooled) at or above it."""
-    wrong = np.sort(p[np.isin(groups, recall_groups) & y])
+    (pooled; None: every group) at or above it."""
+    held = np.isin(groups, recall_groups) if recall_groups is not None else True
+    wrong = np.sort(p[held & y])
     if len(wrong) == 0:
         return 1.0
     miss = int(np.floor((1.0 - recall) * len(wrong)))  # may miss this many
