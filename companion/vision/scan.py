@@ -413,8 +413,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         repeats = Background(partial(lattice_mod.table_repeats, image, seams_in, period,
                                      config), "table-repeats")
 
-    def rival_map() -> list[LocatedTile]:
-        if not (disowned or repeats.result()):
+    def rival_map(weak: bool = False) -> list[LocatedTile]:
+        if not (disowned or weak or repeats.result()):
             return []
         try:
             return _locate_assembled(image, comps, raw, config, clock, one_tile,
@@ -542,7 +542,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
                     period is not None and period.coarse)
-    rival = rival_map()
+    # Tiles that fit their outlines this poorly were placed at a size the seams' period
+    # misread (a texture repeating finer than the tiles): the fit without it competes.
+    rival = rival_map(weak=given is None and period is not None
+                      and chosen.agreement < config.lattice.period_weak_agreement)
     if rival and _agreement(rival) > chosen.agreement:
         located = rival
     else:

@@ -428,6 +428,21 @@ def test_a_period_the_lone_hexagons_disown_competes_with_their_size() -> None:
     assert period_only.extra > 100
 
 
+@pytest.mark.slow
+def test_tiles_that_fit_their_outlines_poorly_let_the_fit_without_the_period_compete(
+        ) -> None:
+    """Composite 15521 (dim light on a dark cloth, found by a fresh run in session 26):
+    the seams' period was 24.8 px against tiles of about 100, no lone hexagon disowned it
+    and the table around the map does not repeat it, so it stood: 288 cells placed, their
+    median agreement with their outlines 0.11 (maps read right: 0.41-0.95), 16 of 20
+    tiles right and 240 phantoms. Below ``period_weak_agreement`` the fit without the
+    period competes, and the outlines choose it."""
+    fixed, weak, tiles = read_held_out(15500, 21, composite=True, period_weak_agreement=0.0)
+    assert fixed.placed_right == tiles == 20 and fixed.extra == 0
+    assert fixed.edges_right >= 6 * tiles - 2
+    assert weak.extra >= 100
+
+
 def _checks(size: int, period: int, rng: np.random.Generator) -> np.ndarray:
     """A brown checkerboard cloth of squares ``period // 2`` wide, with noise."""
     yy, xx = np.mgrid[:size, :size * 4 // 3]
