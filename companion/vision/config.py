@@ -303,7 +303,9 @@ class LatticeConfig:
     (``scan._Placed.agreement``, the median tile's), the period may be a texture's that
     repeats finer than the tiles: the map is also fitted as if the seams showed none,
     and the outlines choose. Maps read right measured 0.41-0.95 (60 photos); composite
-    15521, read at a period four times finer than its tiles, 0.11. 0: never."""
+    15521, read at a period four times finer than its tiles, 0.11. A map still placed
+    below it is said to fit poorly (``Scan.poor_fit``, a warning the review shows).
+    0: never."""
     period_retry_without: bool = True
     """When no lattice of the seams' period covers a cell, the period was the table's
     (a checkerboard cloth the glare lightens into the silhouette): the map is fitted

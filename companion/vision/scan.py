@@ -121,6 +121,11 @@ class Scan:
     kind: str
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    fit: float | None = None
+    """How well the map's tiles fit their own outlines where the lattice puts them (the
+    median ``LocatedTile.agreement``, about -1..1); None for loose tiles. Below
+    ``lattice.period_weak_agreement`` the tile size may be misread (``poor_fit``)."""
+    poor_fit: bool = False
 
     def to_record(self) -> Record:
         """The board-game record of the tiles, in the order of ``tiles``."""
@@ -148,6 +153,8 @@ class Scan:
             "warnings": list(self.warnings),
             "mismatches": sum(len(t.mismatch) for t in self.tiles),
             "seconds": round(self.seconds, 3),
+            "fit": None if self.fit is None else round(self.fit, 3),
+            "poor_fit": self.poor_fit,
         }
 
 
@@ -1332,6 +1339,12 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     """Read the art of every located tile and build the record."""
     photo.detail_image()  # made in a thread while locating: wait here, before any fork
     warnings: list[str] = []
+    fit = _agreement(found) if kind == "assembled" and found else None
+    poor_fit = fit is not None and fit < config.lattice.period_weak_agreement
+    if poor_fit:
+        warnings.append(f"the tiles fit the lattice poorly (outline agreement {fit:.2f}): "
+                        "the tile size may be misread; compare the map with the photo, or "
+                        "photograph it again from above on a plain surface")
     ready = prepare(found, config)
     # Cells over cloth or clutter the silhouette took in may outnumber the tiles: the
     # photo shows tiles when enough cells show the game's colours.
@@ -1436,7 +1449,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config, evidence[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
     return Scan(tiles=tiles, kind=kind, warnings=warnings,
-                seconds=clock.elapsed if clock else 0.0)
+                seconds=clock.elapsed if clock else 0.0, fit=fit, poor_fit=poor_fit)
 
 
 def _misfits(found: list[LocatedTile]) -> list[float]:

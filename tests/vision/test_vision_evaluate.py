@@ -80,6 +80,19 @@ def test_an_assembled_map_read_as_one_tile_is_a_collapse():
     assert tally.collapsed == 1
 
 
+def test_a_scan_said_to_fit_poorly_is_counted_with_its_phantoms():
+    scan = _scan_turned(0, (0, 0))
+    ghost = _tile((5, 5), "MMMMMM", conf=0.5, center=(900.0, 900.0))
+    said = Scan(tiles=[*scan.tiles, ghost], kind="assembled", fit=0.1, poor_fit=True)
+    tally = ev.compare(said, TRUTH, "assembled")
+    assert tally.poor_fit == 1 and tally.poor_fit_extra == tally.extra == 1
+    assert "said to fit poorly" in tally.photo_line("p")
+    assert "photos said to fit poorly: 1 (1 of the phantoms below)" in tally.lines()
+    quiet = ev.compare(Scan(tiles=[*scan.tiles, ghost], kind="assembled"), TRUTH, "assembled")
+    assert quiet.poor_fit == quiet.poor_fit_extra == 0
+    assert "said to fit poorly" not in quiet.photo_line("p")
+
+
 def test_mismatches_present_and_flagged():
     a = _tile((0, 0), "MMMTMM", mismatch=(3,))
     b = _tile((0, 1), "MMMMMM")

@@ -443,6 +443,23 @@ def test_tiles_that_fit_their_outlines_poorly_let_the_fit_without_the_period_com
     assert weak.extra >= 100
 
 
+@pytest.mark.slow
+def test_a_map_placed_where_its_tiles_fit_poorly_says_so() -> None:
+    """Composite 15725 (a checkerboard cloth in dim light, found by a fresh run in
+    session 26): every lattice found, with the seams' period (the checks') and without
+    it, places cells about half a tile wide whose outlines fit 0.12-0.13 (121 phantoms).
+    The scan cannot place it right, so it says so: ``poor_fit`` and a warning, which
+    the review shows. Composite 15521, read right, does not."""
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    poor = scan(held_out_case(15700, 25, composite=True).photo, slow)
+    assert poor.poor_fit and poor.fit is not None and poor.fit < 0.25
+    assert any("fit the lattice poorly" in w for w in poor.warnings)
+    assert poor.to_json()["poor_fit"] is True
+    good = scan(held_out_case(15500, 21, composite=True).photo, slow)
+    assert not good.poor_fit and good.fit is not None and good.fit > 0.4
+    assert not any("poorly" in w for w in good.warnings)
+
+
 def _checks(size: int, period: int, rng: np.random.Generator) -> np.ndarray:
     """A brown checkerboard cloth of squares ``period // 2`` wide, with noise."""
     yy, xx = np.mgrid[:size, :size * 4 // 3]

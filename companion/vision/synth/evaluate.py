@@ -80,6 +80,10 @@ class Tally:
     """Flags missed or misread that the scan marked doubtful (``flag_doubtful``)."""
     collapsed: int = 0
     """Photos of an assembled map read as fewer than half its tiles (or refused)."""
+    poor_fit: int = 0
+    """Photos the scan said it fitted poorly (``Scan.poor_fit``)."""
+    poor_fit_extra: int = 0
+    """Phantom tiles of those photos (said, so a person looks)."""
     wrong_doubtful: int = 0
     """Wrong edges (of tiles at the right position) the scan marked doubtful."""
     edges_doubtful: int = 0
@@ -149,6 +153,8 @@ class Tally:
             f"(+{self.flags_extra} seen where no flag is; {self.flags_doubtful} of "
             f"{self.flags - self.flags_right} misses marked doubtful)",
             f"photos collapsed:       {self.collapsed} of {self.photos}",
+            f"photos said to fit poorly: {self.poor_fit} "
+            f"({self.poor_fit_extra} of the phantoms below)",
             f"phantom tiles:          {self.extra} "
             f"({self.extra / max(self.photos, 1):.2f} per photo)",
             f"wrong edges doubtful:   {pct(self.wrong_doubtful, self.placed_edges_wrong)}",
@@ -170,6 +176,7 @@ class Tally:
                 f"edges {self.edges_right}/{self.edges}, "
                 f"undoubted {sum(self.wrong_undoubted)}, {flags}"
                 + (", collapsed" if self.collapsed else "")
+                + (", said to fit poorly" if self.poor_fit else "")
                 + (", failed" if self.errors else "")
                 + f", {self.seconds[0] if self.seconds else 0.0:.2f} s")
 
@@ -192,6 +199,8 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
                   flags=sum(t.flag is not None for t in truth))
     tiles = list(scan.tiles)
     tally.found, tally.extra = _found_by_pixels(tiles, truth)
+    if getattr(scan, "poor_fit", False):
+        tally.poor_fit, tally.poor_fit_extra = 1, tally.extra
     pairs = matched_pairs(scan, truth, kind)
     if kind != "loose":
         present, flagged = _mismatches(tiles)
