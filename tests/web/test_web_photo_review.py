@@ -233,3 +233,19 @@ def test_a_draft_without_marks_falls_back_to_low_confidence() -> None:
     del scan["tiles"][0]["mismatch"]
     scan["tiles"][0]["confidence"] = [0.3, 1, 1, 1, 1, 1]
     assert from_scan(scan, photo_id=1).tiles[Hex(*scan["tiles"][0]["at"])].doubtful() == [0]
+
+
+def test_a_photo_the_scanner_fitted_poorly_is_said_in_the_review() -> None:
+    """``poor_fit`` in the scan (the tiles' outlines fit the lattice poorly): the review
+    says so, for the first photo and for one merged later, and keeps saying it once
+    stored; a good fit says nothing."""
+    assert from_scan(as_scan(truth()), photo_id=1).notes == ()
+    poor = {**as_scan(truth()), "fit": 0.12, "poor_fit": True}
+    first = Review.from_json(from_scan(poor, photo_id=1).to_json())
+    assert len(first.notes) == 1 and "Photo 1" in first.notes[0]
+    assert "tile size" in first.notes[0]
+    merged = merge_scan(from_scan(as_scan(truth()[:6]), photo_id=1), poor, photo_id=2)
+    assert any("Photo 2" in n and "tile size" in n for n in merged.notes)
+    fine = merge_scan(from_scan(as_scan(truth()[:6]), photo_id=1),
+                      {**as_scan(truth()), "fit": 0.6, "poor_fit": False}, photo_id=2)
+    assert not any("tile size" in n for n in fine.notes)

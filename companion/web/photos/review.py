@@ -2,12 +2,13 @@
 
 Representation: a ``Review`` holds ``tiles`` ({Hex: ReviewTile}, in scanning order,
 tiles added by hand last), the ``photos`` it was read from (ids, first photo first)
-and ``notes`` (sentences about merges). A ``ReviewTile`` is the tile's ``code`` as it
-lies, six ``confidence`` values (0..1; 1 once a person set the tile: ``edited``), the
-notation ``attributes`` (``{"task": "grain/4", "flag": "forest", "heart": True}``),
-``seen`` ({photo id: (x, y)}: its centre in the stored pixels of each photo showing it)
-and ``alt``: a differing reading from another photo. Hexes are in the frame of the
-first photo (``merge_scan`` aligns later photos onto it with ``merge_maps``).
+and ``notes`` (sentences about merges and photos the scanner fitted poorly). A
+``ReviewTile`` is the tile's ``code`` as it lies, six ``confidence`` values (0..1; 1
+once a person set the tile: ``edited``), the notation ``attributes``
+(``{"task": "grain/4", "flag": "forest", "heart": True}``), ``seen`` ({photo id:
+(x, y)}: its centre in the stored pixels of each photo showing it) and ``alt``: a
+differing reading from another photo. Hexes are in the frame of the first photo
+(``merge_scan`` aligns later photos onto it with ``merge_maps``).
 
 ``Review.to_json()`` / ``Review.from_json()`` round-trip through the database. Every
 change returns a new ``Review``; nothing here touches storage or Flask.
@@ -198,9 +199,21 @@ def _marked(tile: Mapping[str, Any]) -> tuple[int, ...] | None:
     return None if found is None else tuple(int(e) % 6 for e in found)
 
 
+def _fit_notes(scan: Mapping[str, Any], n: int) -> tuple[str, ...]:
+    """A note when the scanner placed photo ``n``'s tiles on a grid their outlines fit
+    poorly (``Scan.poor_fit``): the tile size may be misread, the whole map with it."""
+    if not scan.get("poor_fit"):
+        return ()
+    return (str(_("Photo %(n)s: the tiles' outlines fit the scanner's grid poorly, so it "
+                  "may have misread the tile size and found tiles where there are none. "
+                  "Compare the map with the photo; if much is wrong, take the photo again "
+                  "from above, on a plain surface.", n=n)),)
+
+
 def from_scan(scan: Mapping[str, Any], photo_id: int, player: str | None = None) -> Review:
     """A new review of one photo's reading (in a Duel, of ``player``'s landscape)."""
-    return Review({t.at: t for t in _scan_tiles(scan, photo_id)}, (photo_id,), (), player)
+    return Review({t.at: t for t in _scan_tiles(scan, photo_id)}, (photo_id,),
+                  _fit_notes(scan, 1), player)
 
 
 def merge_scan(review: Review, scan: Mapping[str, Any], photo_id: int) -> Review:
@@ -235,7 +248,9 @@ def merge_scan(review: Review, scan: Mapping[str, Any], photo_id: int) -> Review
         tiles[at] = replace(old, seen={**old.seen, **t.seen}, alt=alt)
     note = _("Photo %(n)s added %(added)s tiles; %(c)s tiles read differently (kept the first "
              "reading, marked).", n=len(review.photos) + 1, added=added, c=conflicts)
-    return Review(tiles, (*review.photos, photo_id), (*review.notes, note), review.player)
+    return Review(tiles, (*review.photos, photo_id),
+                  (*review.notes, note, *_fit_notes(scan, len(review.photos) + 1)),
+                  review.player)
 
 
 def rotate_values(values: Iterable[float], steps: int) -> list[float]:
