@@ -83,7 +83,8 @@ class ScannedTile:
     mismatch: tuple[int, ...] = ()
     doubtful: tuple[int, ...] = ()
     """Edges a person should check: those the doubt calibrator (``doubt``) finds likely
-    wrong, and every track/stream ``mismatch``."""
+    wrong, and every track/stream ``mismatch``; all six on a map that fits poorly
+    (``Scan.poor_fit``)."""
     flag_doubtful: bool = False
     """The flag (or a flag seen where the code shows no such terrain) needs checking."""
     evidence: np.ndarray | None = field(default=None, compare=False, repr=False)
@@ -1448,6 +1449,9 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
                              [[] for _ in readings], [[] for _ in readings], misfit)
         tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config, evidence[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
+    if poor_fit:
+        # The map may be placed at the wrong size: every edge is in doubt.
+        tiles = [replace(t, doubtful=tuple(range(6))) for t in tiles]
     return Scan(tiles=tiles, kind=kind, warnings=warnings,
                 seconds=clock.elapsed if clock else 0.0, fit=fit, poor_fit=poor_fit)
 

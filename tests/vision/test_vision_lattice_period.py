@@ -455,9 +455,11 @@ def test_a_map_placed_where_its_tiles_fit_poorly_says_so() -> None:
     assert poor.poor_fit and poor.fit is not None and poor.fit < 0.25
     assert any("fit the lattice poorly" in w for w in poor.warnings)
     assert poor.to_json()["poor_fit"] is True
+    assert all(t.doubtful == (0, 1, 2, 3, 4, 5) for t in poor.tiles)
     good = scan(held_out_case(15500, 21, composite=True).photo, slow)
     assert not good.poor_fit and good.fit is not None and good.fit > 0.4
     assert not any("poorly" in w for w in good.warnings)
+    assert sum(len(t.doubtful) for t in good.tiles) < 6 * len(good.tiles) // 4
 
 
 def _checks(size: int, period: int, rng: np.random.Generator) -> np.ndarray:
