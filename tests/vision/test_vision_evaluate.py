@@ -93,6 +93,17 @@ def test_a_scan_said_to_fit_poorly_is_counted_with_its_phantoms():
     assert "said to fit poorly" not in quiet.photo_line("p")
 
 
+def test_a_task_read_on_a_landscape_tile_is_counted():
+    scan = _scan_turned(0, (0, 0))
+    tiles = [_tile(tuple(t.at), t.code, "task=village" if tuple(t.at) == (-1, 1) else
+                   " ".join(f"{k}={v}" for k, v in t.attributes.items()), center=t.center_px)
+             for t in scan.tiles]
+    tally = ev.compare(Scan(tiles=tiles, kind="assembled"), TRUTH, "assembled")
+    assert tally.tasks_extra == 1 and tally.tasks_right == 1 == tally.tasks
+    assert "(+1 read on landscape tiles)" in "\n".join(tally.lines())
+    assert ev.compare(scan, TRUTH, "assembled").tasks_extra == 0
+
+
 def test_mismatches_present_and_flagged():
     a = _tile((0, 0), "MMMTMM", mismatch=(3,))
     b = _tile((0, 1), "MMMMMM")

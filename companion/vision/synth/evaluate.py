@@ -73,6 +73,8 @@ class Tally:
     markers_right: int = 0
     tasks: int = 0
     tasks_right: int = 0
+    tasks_extra: int = 0
+    """Tiles read as task tiles where the truth has a landscape tile."""
     flags: int = 0
     flags_right: int = 0
     flags_extra: int = 0
@@ -147,7 +149,8 @@ class Tally:
             f"tiles fully right:      {pct(self.tiles_right, self.truth_tiles)}",
             f"track/stream mismatches: {self.mismatches_flagged} flagged of "
             f"{self.mismatches_present} present",
-            f"task types right:       {pct(self.tasks_right, self.tasks)}",
+            f"task types right:       {pct(self.tasks_right, self.tasks)} "
+            f"(+{self.tasks_extra} read on landscape tiles)",
             f"marker digits right:    {pct(self.markers_right, self.markers)}",
             f"flags right:            {pct(self.flags_right, self.flags)} "
             f"(+{self.flags_extra} seen where no flag is; {self.flags_doubtful} of "
@@ -232,6 +235,7 @@ def compare(scan: Any, truth: list[Truth], kind: str) -> Tally:
         kind_seen, value = _task_of(attrs)
         if t.task_type is not None and kind_seen == t.task_type:
             tally.tasks_right += 1
+        tally.tasks_extra += t.task_type is None and kind_seen is not None
         if t.marker is not None and value == t.marker:
             tally.markers_right += 1
         flag = attrs.get("flag")
