@@ -493,6 +493,14 @@ class TasksConfig:
     """...and its pale blue icon covers at least this fraction of its box."""
     drop_margin_frac: float = 0.12
     """...and its box keeps this far (fraction of the radius) from the tile's rim."""
+    bubble_art_margin: float = 3.0
+    """A speech bubble seen without a marker gives way when the tile's art is this much
+    likelier (natural log, ``prior.decode``'s scores) as the best landscape tile than as
+    the best task tile: the tile inventory says which (a pale patch of cobbles or a
+    pennant's outline can pass for the bubble; most such tiles' codes are in no task
+    section at all). Over renders 15400 and composites 15500 (x30 each) the bubbles read
+    without a marker on task tiles measured -2.6 or less, those on landscape tiles 4.4 or
+    more (8.9 where the code is no task tile's). inf: never."""
     task_type_trust: float = 3.0
     """A task tile whose code lacks its icon's terrain takes the best code with that
     terrain when this is at most this much less likely (natural log); otherwise the

@@ -1247,6 +1247,10 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
         detail = unveiled(detail, veil)
     seen = flag_light(detail, tile_meadow[2]) if marker is None else None
     pennants = flag_candidates(detail, config, tile_meadow[2], seen) if seen is not None else None
+    if (kind_of_task is not None and marker is None
+            and decode(probs, off, LANDSCAPE_SECTIONS)[3] - decode(probs, off, TASK_SECTIONS)[3]
+            >= config.tasks.bubble_art_margin):
+        kind_of_task = None
     if kind_of_task is not None and pennants is not None:
         if outranks_bubble(pennants, config):
             kind_of_task = None

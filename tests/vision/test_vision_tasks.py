@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.edges import DEFAULT_MEADOW, LETTERS
 from companion.vision.prior import decode
 from companion.vision.rectify import hexagon_mask, standard_size
+from companion.vision.scan import scan
+from companion.vision.synth.evaluate import compare
 from companion.vision.tasks import find_bubble, reconcile_task, task_on_code, task_type
+from tests.helpers.held_out import held_out_case
 from tests.helpers.scanner_synth import hsv_bgr
 
 R = DEFAULT_CONFIG.rectify.detail_radius
@@ -103,3 +107,20 @@ def test_task_on_code_follows_the_usual_confusions() -> None:
     assert task_on_code("forest", "GGGMFM") == "forest"
     assert task_on_code("stream", "GGGGGG") == "grain"
     assert task_on_code("stream", "MMMMMM") == "stream"
+
+
+@pytest.mark.slow
+def test_a_bubble_the_tile_inventory_disowns_gives_way() -> None:
+    """Real-table render 15426 (found by a run in session 26): the pale cobbles of a
+    landscape tile VMVMVM passed for a speech bubble, and with no marker on it the tile
+    was read as a village task (renders 15400 x30: 34 such tiles, composites 15500 x30:
+    1). No task tile has that code: as the best landscape tile the art is 8.9 nats
+    likelier than as the best task tile, and the bubble gives way
+    (``tasks.bubble_art_margin``)."""
+    case = held_out_case(15400, 26)
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    kept = compare(scan(case.photo, slow), case.truth, "assembled")
+    trusted = compare(scan(case.photo, slow.tuned(bubble_art_margin=float("inf"))),
+                      case.truth, "assembled")
+    assert trusted.tasks_extra >= 1
+    assert kept.tasks_extra == 0 and kept.tasks_right == kept.tasks == trusted.tasks_right
