@@ -164,6 +164,23 @@ def test_upload_scans_and_review_shows_overlay_and_engine_map(
     assert "Add a missed tile" in r.get_data(as_text=True)
 
 
+def test_the_review_page_says_when_the_scanner_fitted_the_map_poorly(
+        app: Flask, sample_scan: tuple[CleanPhoto, dict[str, Any]]) -> None:
+    """A scan whose tiles fit the lattice poorly (``poor_fit``) is stored with a note
+    the review page shows; the sample photo's own reading fits well and shows none."""
+    c, tok = browser(app)
+    clean, result = sample_scan
+    assert result["poor_fit"] is False and result["fit"] > 0.4
+    good, poor = new_game(c, tok), new_game(c, tok)
+    store_scan(app, good, sample_scan)
+    with app.test_request_context():  # the note is phrased in the request's language
+        store_scan(app, poor, (clean, {**result, "fit": 0.12, "poor_fit": True}))
+    assert "misread the tile size" not in c.get(
+        f"/games/{good}/photos/review").get_data(as_text=True)
+    text = c.get(f"/games/{poor}/photos/review").get_data(as_text=True)
+    assert "Photo 1:" in text and "misread the tile size" in text
+
+
 def test_overlay_positions_follow_center_px(app: Flask,
                                             uploaded: tuple[FlaskClient, str, int]) -> None:
     """The label dots of a tile sit around the scanner's centre of that tile."""
