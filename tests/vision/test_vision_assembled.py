@@ -98,6 +98,9 @@ def test_json_shape_and_mismatch_flags() -> None:
 def test_task_tiles_and_markers_are_read() -> None:
     truth = random_map(9, 11)
     cells = list(truth)
+    # A task without its marker is known by the bubble and a task tile's art
+    # (``tasks.bubble_art_margin``): a task tile with the track edges of the drawn one.
+    truth[cells[4]] = "TMMTMM"
     # each task's terrain shows on its tile (rules.md §3)
     tasks = {cells[1]: ("grain", 5, 40.0), cells[8]: ("village", 3, 200.0),
              cells[4]: ("track", None, 0.0)}
