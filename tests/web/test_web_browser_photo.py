@@ -207,3 +207,49 @@ def test_photo_flow_upload_review_fix_confirm_score(live: LiveServer, page: Any)
     assert total == score_text(live.record(game_id))["total"]
     page.locator(".pad-row.kind-total summary").click()
     shot(page, "08-score-sheet")
+
+
+@pytest.fixture(scope="module")
+def sample_reading() -> tuple[Any, dict[str, Any]]:
+    """The sample photo cleaned and read once by the real scanner."""
+    from companion.vision import scan
+    from companion.web.photos.image import normalise
+
+    clean = normalise(PHOTO.read_bytes())
+    return clean, scan(clean.bgr).to_json()
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "pt_BR"])
+def test_a_photo_fitted_poorly_is_said_on_the_review_in_every_language(
+        live: LiveServer, page: Any, sample_reading: tuple[Any, dict[str, Any]],
+        lang: str) -> None:
+    """A reading the scanner says fits poorly (``poor_fit``): the review opens with the
+    note, in the player's language, within the phone's width, every edge marked."""
+    from flask_babel import force_locale
+
+    from companion.storage import photos as store
+    from companion.web.db import get_db
+    from companion.web.photos.review import from_scan
+
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": live.url}])
+    page.goto(f"{live.url}/games/new")
+    page.locator("input[name=players]").fill("Ana, Rui")
+    page.locator("form button[type=submit]").first.click()
+    page.wait_for_url(re.compile(r".*/play/\d+$"))
+    game_id = int(page.url.rsplit("/", 1)[1])
+    clean, result = sample_reading
+    poor = {**result, "fit": 0.12, "poor_fit": True,
+            "tiles": [{**t, "doubtful": list(range(6))} for t in result["tiles"]]}
+    with live.app.test_request_context(), force_locale(lang):
+        db = get_db()
+        with store.transaction(db):
+            pid = store.insert_photo(db, game_id, clean.jpeg, clean.width, clean.height, poor)
+            store.put_review(db, game_id, from_scan(poor, pid).to_json(), None)
+        note = from_scan(poor, pid).notes[0]
+    page.goto(f"{live.url}/games/{game_id}/photos/review")
+    hint = page.locator("#review .review-head p.hint", has_text=note[:20]).first
+    hint.wait_for()
+    assert hint.inner_text() == note and hint.is_visible()
+    assert (lang == "en") is ("misread the tile size" in note)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, f"poor-fit-{lang}")
