@@ -211,6 +211,14 @@ class LatticeConfig:
     """The chosen layout's lattice is refitted to the seams over every tile placed and
     the map placed again; the tiles' outlines judge which placement stands
     (``scan._refitted``). Off: never."""
+    fuller_min_extra: int = 3
+    """A placement of the map with at least this many more tiles than the one whose
+    tiles fit best wins when it fits within ``fuller_margin`` of it (the median tile's
+    agreement) and its further tiles fit at least ``fuller_extra_share`` of that
+    (``scan._best_placed``): a part of the map in shadow or drifted from one homography
+    is placed by some lattices only. 0: the best fit always wins."""
+    fuller_margin: float = 0.1
+    fuller_extra_share: float = 0.6
     placed_candidates: int = 2
     """How many of the lattices grown from the starts, best ``fit_quality`` first, have
     their cells placed and judged by their tiles' own outlines (with the wider growth

@@ -546,7 +546,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     distinct = _distinct(layouts, radius)
     placed = _shared(lambda layout: _place_cells(image, view, *layout, config, clock),
                      distinct, config, config.io.fork_locating)
-    at = int(np.argmax([p.agreement for p in placed]))
+    at = _best_placed(placed, radius, config)
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
                     period is not None and period.coarse)
@@ -678,7 +678,36 @@ def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanC
     if not cells:
         return placed
     again = _place_cells(image, view, refit, cells, config, clock, shadows=False)
-    return again if again.agreement > placed.agreement else placed
+    return [placed, again][_best_placed([placed, again], radius, config)]
+
+
+def _best_placed(placed: list[_Placed], radius: float, config: ScanConfig) -> int:
+    """Which placement of the map stands: the one whose tiles fit their outlines best
+    (``_Placed.agreement``), unless another places at least ``lattice.fuller_min_extra``
+    more tiles, fits within ``lattice.fuller_margin`` of it, and its tiles lying
+    elsewhere (centres farther than half a tile ``radius`` from the best's) fit at
+    least ``lattice.fuller_extra_share`` of the best's agreement. A part of the map in
+    shadow, or drifted from one homography, is placed by some lattices only; the median
+    of the smaller map is the higher, though the tiles it leaves out are tiles. The
+    fullest such placement wins."""
+    at = int(np.argmax([p.agreement for p in placed]))
+    best = placed[at]
+    lat_cfg = config.lattice
+    if lat_cfg.fuller_min_extra <= 0 or not best.tiles:
+        return at
+    own = np.array([corners.mean(axis=0) for _, corners in best.tiles])
+    fuller = at
+    for i, other in enumerate(placed):
+        if (len(other.tiles) < len(placed[fuller].tiles) + (lat_cfg.fuller_min_extra
+                                                              if fuller == at else 1)
+                or other.agreement < best.agreement - lat_cfg.fuller_margin):
+            continue
+        extra = [fit for (_, corners), fit in zip(other.tiles, other.agreements, strict=True)
+                 if np.hypot(*(own - corners.mean(axis=0)).T).min() > 0.5 * radius]
+        if (len(extra) >= lat_cfg.fuller_min_extra
+                and float(np.median(extra)) >= lat_cfg.fuller_extra_share * best.agreement):
+            fuller = i
+    return fuller
 
 
 def _distinct(layouts: list[_Layout], radius: float) -> list[_Layout]:

@@ -263,3 +263,58 @@ def test_a_hole_in_the_map_is_not_taken_in_by_the_refit() -> None:
 
     assert all(at(np.array(c), again) for c in centres.values())
     assert not at(free, first) and not at(free, again)
+
+
+def _tiles_at(xs: list[float], ys: list[float]) -> list[tuple[tuple[int, int], np.ndarray]]:
+    """Placed tiles whose outlines are unit hexagons (radius 10) centred at (xs, ys)."""
+    unit = np.array(lattice.UNIT.corners((0, 0))) * 10.0
+    return [((i, 0), unit + (x, y)) for i, (x, y) in enumerate(zip(xs, ys, strict=True))]
+
+
+def test_a_placement_with_a_whole_part_more_of_the_map_wins_when_its_tiles_fit() -> None:
+    """The fuller placement (``scan._best_placed``): a lattice that places the part of
+    the map in shadow too (5 further tiles fitting 0.45, median 0.55) outranks the one
+    whose 10 tiles fit 0.6 without it; not when its further tiles fit poorly, when its
+    median falls more than ``fuller_margin`` short, nor with ``fuller_min_extra`` 0."""
+    xs = [20.0 * i for i in range(10)]
+    best = _Placed(_tiles_at(xs, [0.0] * 10), [0.6] * 10)
+    further = _tiles_at([20.0 * i for i in range(5)], [200.0] * 5)
+    fuller = _Placed(_tiles_at(xs, [0.0] * 10) + further, [0.6] * 6 + [0.55] * 4 + [0.45] * 5)
+    assert fuller.agreement < best.agreement
+    assert scan_module._best_placed([best, fuller], 10.0, DEFAULT_CONFIG) == 1
+    assert scan_module._best_placed([fuller, best], 10.0, DEFAULT_CONFIG) == 0
+    poor = _Placed(fuller.tiles, [0.6] * 10 + [0.2] * 5)
+    assert scan_module._best_placed([best, poor], 10.0, DEFAULT_CONFIG) == 0
+    short = _Placed(fuller.tiles, [0.45] * 15)
+    assert scan_module._best_placed([best, short], 10.0, DEFAULT_CONFIG) == 0
+    two_more = _Placed(fuller.tiles[:12], [0.6] * 12)
+    assert scan_module._best_placed([best, two_more], 10.0, DEFAULT_CONFIG) == 0
+    off = DEFAULT_CONFIG.tuned(fuller_min_extra=0)
+    assert scan_module._best_placed([best, fuller], 10.0, off) == 0
+
+
+@pytest.mark.slow
+def test_half_a_map_beyond_a_dark_tile_in_shadow_is_placed(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """Real-table render 17013 of the evaluation drawn on the checked cloth: a dark
+    village tile in a band of shadow splits the silhouette, and the lattice the
+    silhouette prefers lies off the lower half, whose seams it then misses: dropped as
+    a cloth's pattern (``scan._seamless_groups``), 13 of 26 tiles. The runner-up places
+    25; its median tile fits a little worse (the half in shadow), its further tiles
+    fit as tiles do, and it stands (``scan._best_placed``)."""
+    import dataclasses
+
+    from companion.vision.synth import render, render_table
+
+    drawn = render_table.table_params
+    monkeypatch.setattr(render, "table_params",
+                        lambda rng: dataclasses.replace(drawn(rng), background="pattern"))
+    case = next(rendered_cases(14, 17000, (4000, 3000), real_table=True, skip=13))
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    fuller = compare(scan(case.photo, slow), case.truth, case.kind)
+    best_fit = compare(scan(case.photo, slow.tuned(fuller_min_extra=0)), case.truth,
+                       case.kind)
+    assert len(case.truth) == 26
+    assert fuller.placed_right >= 25 and fuller.extra == 0
+    assert fuller.edges_right >= 148
+    assert best_fit.placed_right <= 13
