@@ -294,22 +294,15 @@ def test_a_placement_with_a_whole_part_more_of_the_map_wins_when_its_tiles_fit()
 
 
 @pytest.mark.slow
-def test_half_a_map_beyond_a_dark_tile_in_shadow_is_placed(monkeypatch: pytest.MonkeyPatch
-                                                           ) -> None:
-    """Real-table render 17013 of the evaluation drawn on the checked cloth: a dark
+def test_half_a_map_beyond_a_dark_tile_in_shadow_is_placed() -> None:
+    """Real-table render 17013 of the evaluation on the checked cloth (``--table pattern``): a dark
     village tile in a band of shadow splits the silhouette, and the lattice the
     silhouette prefers lies off the lower half, whose seams it then misses: dropped as
     a cloth's pattern (``scan._seamless_groups``), 13 of 26 tiles. The runner-up places
     25; its median tile fits a little worse (the half in shadow), its further tiles
     fit as tiles do, and it stands (``scan._best_placed``)."""
-    import dataclasses
-
-    from companion.vision.synth import render, render_table
-
-    drawn = render_table.table_params
-    monkeypatch.setattr(render, "table_params",
-                        lambda rng: dataclasses.replace(drawn(rng), background="pattern"))
-    case = next(rendered_cases(14, 17000, (4000, 3000), real_table=True, skip=13))
+    case = next(rendered_cases(14, 17000, (4000, 3000), real_table=True, skip=13,
+                               table="pattern"))
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
     fuller = compare(scan(case.photo, slow), case.truth, case.kind)
     best_fit = compare(scan(case.photo, slow.tuned(fuller_min_extra=0)), case.truth,

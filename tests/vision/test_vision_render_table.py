@@ -40,3 +40,22 @@ def test_the_real_table_adds_to_the_photo_without_moving_the_map_much() -> None:
     for a, b in zip(plain.tiles, table.tiles, strict=True):  # hand-laid: a little off
         assert np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < (
             0.5 * plain.tile_radius_px)
+
+
+def test_a_table_can_be_chosen_and_only_the_table_changes() -> None:
+    """``table`` fixes the table a real-table photo shows (``evaluate --table``); the
+    other conditions are those the seed draws, so the map lies where it did."""
+    import pytest
+
+    drawn = render_record(RECORD, seed=3, size_px=(800, 600), real_table=True)
+    kinds = {"wood", "cloth", "mat", "green-mat", "pattern"} - {
+        drawn.params["real_table"]["background"]}
+    chosen = sorted(kinds)[0]
+    other = render_record(RECORD, seed=3, size_px=(800, 600), real_table=True, table=chosen)
+    assert other.params["real_table"]["background"] == chosen
+    assert {k: v for k, v in other.params["real_table"].items() if k != "background"} == {
+        k: v for k, v in drawn.params["real_table"].items() if k != "background"}
+    assert [t.centre for t in other.tiles] == [t.centre for t in drawn.tiles]
+    assert not np.array_equal(other.image, drawn.image)
+    with pytest.raises(ValueError, match="unknown table"):
+        render_record(RECORD, seed=3, size_px=(800, 600), real_table=True, table="lawn")

@@ -387,10 +387,13 @@ def truth_of_json(data: dict[str, Any]) -> list[Truth]:
 
 
 def rendered_cases(count: int, seed: int, size: tuple[int, int],
-                   real_table: bool = False, skip: int = 0, **light: float) -> Iterator[Case]:
+                   real_table: bool = False, skip: int = 0, table: str | None = None,
+                   **light: float) -> Iterator[Case]:
     """``light``: ``shadow``, ``lighting`` or ``glare`` fixed for every photo (else drawn
-    at random, as ``render.render_record`` does). The first ``skip`` of the ``count``
-    photos are not drawn (the rest are the same as without skipping)."""
+    at random, as ``render.render_record`` does); ``table``: with ``real_table``, the
+    table every photo shows (``render_table.BACKGROUNDS``; else drawn). The first
+    ``skip`` of the ``count`` photos are not drawn (the rest are the same as without
+    skipping)."""
     from companion.vision.synth.render import render_record
     from companion.vision.synth.render_records import random_record
 
@@ -402,7 +405,7 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
             continue
         text = random_record(s, tiles)
         r = render_record(text, seed=s, size_px=size, jpeg_quality=None,
-                          real_table=real_table, **light)
+                          real_table=real_table, table=table, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"rendered-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
@@ -410,9 +413,11 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
 
 def composite_cases(count: int, seed: int, size: tuple[int, int],
                     tiles: str | Path | None = None, real_table: bool = False,
-                    skip: int = 0, **light: float) -> Iterator[Case]:
+                    skip: int = 0, table: str | None = None,
+                    **light: float) -> Iterator[Case]:
     """Composites of the crops from the tiles folder ``tiles`` (see
-    ``composite.shared_tiles_dir``); ``light`` and ``skip`` as for ``rendered_cases``."""
+    ``composite.shared_tiles_dir``); ``light``, ``table`` and ``skip`` as for
+    ``rendered_cases``."""
     from companion.vision.synth.composite import composite_record
 
     rng = np.random.default_rng(seed)
@@ -423,7 +428,7 @@ def composite_cases(count: int, seed: int, size: tuple[int, int],
             continue
         r = composite_record(seed=s, landscape=landscape, size_px=size,
                              folder=tiles, jpeg_quality=None, real_table=real_table,
-                             **light)
+                             table=table, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"composite-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
@@ -499,6 +504,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-table", action="store_true",
                         help="(rendered, composite) photos with what a real table shows: "
                              "hand-laid tiles, light colour, lens, mats, clutter, shadow")
+    from companion.vision.synth.render_table import BACKGROUNDS
+
+    parser.add_argument("--table", default=None, choices=BACKGROUNDS,
+                        help="(with --real-table) the table every photo shows, e.g. "
+                             "pattern (a checked cloth); default: drawn per photo")
     parser.add_argument("--model", default=None, metavar="NPZ",
                         help="read edges with this terrain model instead of the shipped one")
     parser.add_argument("--per-photo", action="store_true",
@@ -515,7 +525,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     cases: Iterable[Case]
     if args.set == "rendered":
-        cases = rendered_cases(args.count, args.seed, (w, h), args.real_table, **light)
+        cases = rendered_cases(args.count, args.seed, (w, h), args.real_table,
+                               table=args.table, **light)
     elif args.set == "composite":
         from companion.vision.synth.composite import shared_tiles_dir
 
@@ -524,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
                   "nothing to evaluate")
             return 0
         cases = composite_cases(args.count, args.seed, (w, h), args.tiles, args.real_table,
-                                **light)
+                                table=args.table, **light)
     elif args.set == "loose":
         cases = list(loose_cases(args.tiles))
         if not cases:
@@ -534,7 +545,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         cases = sample_cases(Path(args.samples_dir))
     print(f"set: {args.set}" + "".join(f", {k} {v}" for k, v in light.items())
-          + (", real table" if args.real_table else ""))
+          + (", real table" if args.real_table else "")
+          + (f", table {args.table}" if args.table and args.real_table else ""))
     try:
         config = scan_config(args.config)
     except (TypeError, ValueError) as err:

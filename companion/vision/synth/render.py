@@ -19,6 +19,7 @@ so the images are regenerated exactly from the committed records.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -46,6 +47,9 @@ from companion.vision.synth.render_scene import (
 )
 from companion.vision.synth.render_scene import (
     background as table_background,
+)
+from companion.vision.synth.render_table import (
+    BACKGROUNDS as TABLES,
 )
 from companion.vision.synth.render_table import (
     background as real_background,
@@ -181,7 +185,8 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
                   shadow: float | None = None, glare: float | None = None,
                   blur: float | None = None, noise: float | None = None,
                   jpeg_quality: int | None | str = "random",
-                  fill: float | None = None, real_table: bool = False) -> Rendered:
+                  fill: float | None = None, real_table: bool = False,
+                  table: str | None = None) -> Rendered:
     """Draw the record's landscape as a photo; options left ``None`` are drawn from ``seed``.
 
     ``tilt_deg``: camera pitch from straight down (0..35 typical); ``yaw_deg``: turn of the
@@ -191,13 +196,16 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
     noise sigma; ``jpeg_quality``: 1..100, ``None`` for no JPEG, ``"random"`` (80..95);
     ``fill``: fraction of the photo the board spans; ``real_table``: add what a real
     table shows (``render_table``: tiles laid by hand, cardboard walls, light colour and
-    exposure, vignetting, barrel distortion, play mats, clutter, a shadow band).
+    exposure, vignetting, barrel distortion, play mats, clutter, a shadow band);
+    ``table``: with ``real_table``, the table it shows (one of
+    ``render_table.BACKGROUNDS``) instead of one drawn from ``seed``.
     """
     return render_tiles(laid_tiles(record_text), procedural_painter, seed=seed,
                         record=record_text, size_px=size_px, tilt_deg=tilt_deg,
                         yaw_deg=yaw_deg, background=background, lighting=lighting,
                         shadow=shadow, glare=glare, blur=blur, noise=noise,
-                        jpeg_quality=jpeg_quality, fill=fill, real_table=real_table)
+                        jpeg_quality=jpeg_quality, fill=fill, real_table=real_table,
+                        table=table)
 
 
 def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, record: str,
@@ -206,7 +214,8 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
                  lighting: float | None = None, shadow: float | None = None,
                  glare: float | None = None, blur: float | None = None,
                  noise: float | None = None, jpeg_quality: int | None | str = "random",
-                 fill: float | None = None, real_table: bool = False) -> Rendered:
+                 fill: float | None = None, real_table: bool = False,
+                 table: str | None = None) -> Rendered:
     """The whole pipeline for any ``painter`` (see ``render_record`` for the options).
 
     ``real_table`` draws its conditions from a generator of its own, so the photo is
@@ -226,6 +235,10 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
     centres = centres + jitter
     table_rng = np.random.default_rng([seed, 14])
     real = table_params(table_rng) if real_table else None
+    if real is not None and table is not None:
+        if table not in TABLES:
+            raise ValueError(f"unknown table {table!r}: one of {', '.join(TABLES)}")
+        real = dataclasses.replace(real, background=table)
     if real is not None:  # laid by hand: shifted and turned a little more
         centres = centres + table_rng.uniform(-real.shift, real.shift, centres.shape)
         turns = turns + table_rng.uniform(-real.turn_deg, real.turn_deg, len(tiles))
