@@ -187,29 +187,3 @@ def test_the_training_ring_locates_the_free_neighbours_and_a_scan_never_keeps_th
     ring = np.array([f.beside for f in ready.found])
     assert np.mean(p[ring] >= model.threshold) < 0.5
     assert np.mean(p[~ring] >= model.threshold) > 0.9
-
-
-def test_the_fitting_sets_are_apart_and_the_pattern_sets_show_the_checked_cloth(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each fitting photo is drawn from its own seed (no two sets share one), and the
-    ``-pattern`` sets are real-table photos whose table is the checked cloth."""
-    seeds = [s for r in fit_cells.FIT_SEEDS.values() for s in r]
-    assert len(seeds) == len(set(seeds))
-    from companion.vision.synth import evaluate
-
-    asked: list[dict[str, object]] = []
-
-    def drawn(count: int, seed: int, size: tuple[int, int], real_table: bool = False,
-              **more: object) -> object:
-        asked.append({"seed": seed, "real_table": real_table, **more})
-        return iter([None])
-
-    monkeypatch.setattr(evaluate, "rendered_cases", drawn)
-    fit_cells._case(("rendered-pattern", 7950, None))
-    fit_cells._case(("rendered-table", 7700, None))
-    fit_cells._case(("rendered", 7850, None))
-    assert asked == [{"seed": 7950, "real_table": True, "table": "pattern"},
-                     {"seed": 7700, "real_table": True, "table": None},
-                     {"seed": 7850, "real_table": False, "table": None}]
-    assert {g for g in fit_cells.FIT_SEEDS if g.endswith("-pattern")} == {
-        "composite-pattern", "rendered-pattern"}

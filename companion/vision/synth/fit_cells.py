@@ -23,7 +23,7 @@ judged on renders, and the other way round).
     python -m companion.vision.synth.fit_cells [--tiles DIR] [--out PATH]
         [--rows NPZ] [--reuse-rows] [--workers 2]
 
-(``make fit-cells``: about 12 minutes on the shared 2-core machine.)
+(``make fit-cells``: about 8 minutes on the shared 2-core machine.)
 """
 
 from __future__ import annotations
@@ -45,12 +45,8 @@ from companion.vision.synth.fit_doubt import fit_logistic, photo_folds, probabil
 SEED = 20261203
 FIT_SEEDS: dict[str, range] = {
     "composite-table": range(7600, 7700), "rendered-table": range(7700, 7760),
-    "composite": range(7800, 7812), "rendered": range(7850, 7862),
-    "composite-pattern": range(7900, 7940), "rendered-pattern": range(7950, 7990)}
-"""Photo seeds per set: each photo is drawn alone from its seed (``evaluate``). The
-``-pattern`` sets are real-table photos on the checked cloth (``render_table``'s
-``pattern``), drawn in one of five real-table photos otherwise: seen through the holes
-of a map in glare, its checks take the colours of meadow and grain."""
+    "composite": range(7800, 7812), "rendered": range(7850, 7862)}
+"""Photo seeds per set: each photo is drawn alone from its seed (``evaluate``)."""
 TILE_WITHIN = 0.3
 NO_TILE_BEYOND = 0.55
 KEEP = 0.999
@@ -68,11 +64,10 @@ FOLDS = 5
 def _case(job: tuple[str, int, str | None]) -> ev.Case:
     group, seed, folder = job
     size = (4000, 3000)
-    table = "pattern" if group.endswith("-pattern") else None
-    real_table = group.endswith("-table") or table is not None
+    real_table = group.endswith("-table")
     if group.startswith("composite"):
-        return next(ev.composite_cases(1, seed, size, folder, real_table, table=table))
-    return next(ev.rendered_cases(1, seed, size, real_table, table=table))
+        return next(ev.composite_cases(1, seed, size, folder, real_table))
+    return next(ev.rendered_cases(1, seed, size, real_table))
 
 
 def rows_of_photo(job: tuple[str, int, str | None]
