@@ -689,7 +689,9 @@ def _best_placed(placed: list[_Placed], radius: float, config: ScanConfig) -> in
     least ``lattice.fuller_extra_share`` of the best's agreement. A part of the map in
     shadow, or drifted from one homography, is placed by some lattices only; the median
     of the smaller map is the higher, though the tiles it leaves out are tiles. The
-    fullest such placement wins."""
+    fullest such placement wins, but only one that fits well itself (its median at least
+    ``lattice.period_weak_agreement``): among poor fits more cells are no better map (a
+    lattice twice too fine places four cells a tile)."""
     at = int(np.argmax([p.agreement for p in placed]))
     best = placed[at]
     lat_cfg = config.lattice
@@ -700,7 +702,8 @@ def _best_placed(placed: list[_Placed], radius: float, config: ScanConfig) -> in
     for i, other in enumerate(placed):
         if (len(other.tiles) < len(placed[fuller].tiles) + (lat_cfg.fuller_min_extra
                                                               if fuller == at else 1)
-                or other.agreement < best.agreement - lat_cfg.fuller_margin):
+                or other.agreement < best.agreement - lat_cfg.fuller_margin
+                or other.agreement < lat_cfg.period_weak_agreement):
             continue
         extra = [fit for (_, corners), fit in zip(other.tiles, other.agreements, strict=True)
                  if np.hypot(*(own - corners.mean(axis=0)).T).min() > 0.5 * radius]

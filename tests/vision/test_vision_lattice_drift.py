@@ -275,7 +275,8 @@ def test_a_placement_with_a_whole_part_more_of_the_map_wins_when_its_tiles_fit()
     """The fuller placement (``scan._best_placed``): a lattice that places the part of
     the map in shadow too (5 further tiles fitting 0.45, median 0.55) outranks the one
     whose 10 tiles fit 0.6 without it; not when its further tiles fit poorly, when its
-    median falls more than ``fuller_margin`` short, nor with ``fuller_min_extra`` 0."""
+    median falls more than ``fuller_margin`` short or below the poor-fit bar
+    (``period_weak_agreement``), nor with ``fuller_min_extra`` 0."""
     xs = [20.0 * i for i in range(10)]
     best = _Placed(_tiles_at(xs, [0.0] * 10), [0.6] * 10)
     further = _tiles_at([20.0 * i for i in range(5)], [200.0] * 5)
@@ -291,6 +292,11 @@ def test_a_placement_with_a_whole_part_more_of_the_map_wins_when_its_tiles_fit()
     assert scan_module._best_placed([best, two_more], 10.0, DEFAULT_CONFIG) == 0
     off = DEFAULT_CONFIG.tuned(fuller_min_extra=0)
     assert scan_module._best_placed([best, fuller], 10.0, off) == 0
+    # Among poor fits (composite 6102 on a lattice twice too fine: 77 cells at 0.14,
+    # 136 at 0.128) more cells are no better map.
+    weak = _Placed(best.tiles, [0.14] * 10)
+    finer = _Placed(fuller.tiles, [0.128] * 15)
+    assert scan_module._best_placed([weak, finer], 10.0, DEFAULT_CONFIG) == 0
 
 
 @pytest.mark.slow
