@@ -698,19 +698,19 @@ def _best_placed(placed: list[_Placed], radius: float, config: ScanConfig) -> in
     if lat_cfg.fuller_min_extra <= 0 or not best.tiles:
         return at
     own = np.array([corners.mean(axis=0) for _, corners in best.tiles])
-    fuller = at
-    for i, other in enumerate(placed):
-        if (len(other.tiles) < len(placed[fuller].tiles) + (lat_cfg.fuller_min_extra
-                                                              if fuller == at else 1)
+
+    def fuller(other: _Placed) -> bool:
+        if (len(other.tiles) < len(best.tiles) + lat_cfg.fuller_min_extra
                 or other.agreement < best.agreement - lat_cfg.fuller_margin
                 or other.agreement < lat_cfg.period_weak_agreement):
-            continue
+            return False
         extra = [fit for (_, corners), fit in zip(other.tiles, other.agreements, strict=True)
-                 if np.hypot(*(own - corners.mean(axis=0)).T).min() > 0.5 * radius]
-        if (len(extra) >= lat_cfg.fuller_min_extra
-                and float(np.median(extra)) >= lat_cfg.fuller_extra_share * best.agreement):
-            fuller = i
-    return fuller
+                 if np.linalg.norm(own - corners.mean(axis=0), axis=1).min() > 0.5 * radius]
+        return (len(extra) >= lat_cfg.fuller_min_extra
+                and float(np.median(extra)) >= lat_cfg.fuller_extra_share * best.agreement)
+
+    return max((i for i, other in enumerate(placed) if fuller(other)),
+               key=lambda i: len(placed[i].tiles), default=at)
 
 
 def _distinct(layouts: list[_Layout], radius: float) -> list[_Layout]:
