@@ -1279,8 +1279,15 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
         detail = unveiled(detail, veil)
     seen = flag_light(detail, tile_meadow[2]) if marker is None else None
     pennants = flag_candidates(detail, config, tile_meadow[2], seen) if seen is not None else None
+    decoded: dict[tuple[str, ...], tuple[str, tuple[float, ...], bool, float]] = {}
+
+    def decoded_in(sections: tuple[str, ...]) -> tuple[str, tuple[float, ...], bool, float]:
+        if sections not in decoded:
+            decoded[sections] = decode(probs, off, sections)
+        return decoded[sections]
+
     if (kind_of_task is not None and marker is None
-            and decode(probs, off, LANDSCAPE_SECTIONS)[3] - decode(probs, off, TASK_SECTIONS)[3]
+            and decoded_in(LANDSCAPE_SECTIONS)[3] - decoded_in(TASK_SECTIONS)[3]
             >= config.tasks.bubble_art_margin):
         kind_of_task = None
     if kind_of_task is not None and pennants is not None:
@@ -1292,7 +1299,7 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
     sections = TASK_SECTIONS if kind_of_task is not None else LANDSCAPE_SECTIONS
     if kind_of_task is not None:
         attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
-    code, conf, _, _ = decode(probs, off, sections)
+    code, conf, _, _ = decoded_in(sections)
     if pennants is not None:
         reading = read_flag(detail, code, config, tile_meadow[2], seen, pennants)
         if reading.flag is not None:
