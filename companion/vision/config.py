@@ -140,6 +140,13 @@ class FindConfig:
     map_min_cells: int = 3
     """A lone hexagonal outline is a map when a lattice inside it finds this many cells
     with tile art; else it is one loose tile (and the scan warns)."""
+    max_map_tiles: int = 100
+    """No game's map holds more tiles: the board game plays 45 of its 48 landscape tiles
+    and 25 task tiles, and the boxes of the campaign add a few dozen at most (5 task and
+    5 landscape tiles in Boxes 1 and 2); a Duel landscape holds at most 73. A map read
+    with more took in the table (a cloth whose pattern the silhouette could not tell
+    from tiles) or is placed at the wrong size: the scan says it fits poorly
+    (``Scan.poor_fit``)."""
     ring_cells: bool = False
     """Training only (``synth.fit_cells``): also locate every free neighbour of the map
     (``LocatedTile.beside``), the table, mats and clutter a silhouette could take in."""

@@ -127,6 +127,9 @@ class Scan:
     median ``LocatedTile.agreement``, about -1..1); None for loose tiles. Below
     ``lattice.period_weak_agreement`` the tile size may be misread (``poor_fit``)."""
     poor_fit: bool = False
+    """The map is placed so poorly (``fit``) or holds so many tiles
+    (``find.max_map_tiles``) that it may be wrong as a whole: every edge is doubtful and
+    a warning says why."""
 
     def to_record(self) -> Record:
         """The board-game record of the tiles, in the order of ``tiles``."""
@@ -1397,6 +1400,12 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
     keep = holds_tiles(ready, kind, config)
+    if kind == "assembled" and sum(keep) > config.find.max_map_tiles:
+        poor_fit = True
+        warnings.append(f"{sum(keep)} tiles found, more than any game's map holds "
+                        f"({config.find.max_map_tiles}): the table around the map was "
+                        "probably taken for tiles; photograph the map on a plain surface, "
+                        "or correct the map by hand")
     if config.terrain.balance_on_tiles and not all(keep):
         # The white patch, glare and meadow are the tiles' own: cells of table, mat or
         # clutter beside the map (their brightest pixels a pink mat's) tinted them.

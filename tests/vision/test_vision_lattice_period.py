@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -23,6 +24,7 @@ from tests.helpers.held_out import held_out_case, read_held_out
 from tests.helpers.scanner_synth import draw_map, random_map
 
 scan_mod = importlib.import_module("companion.vision.scan")
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 
 
 @lru_cache(maxsize=2)
@@ -464,6 +466,38 @@ def test_a_map_placed_where_its_tiles_fit_poorly_says_so() -> None:
     assert not any("poorly" in w for w in good.warnings)
     assert sum(len(t.doubtful) for t in good.tiles) < 6 * len(good.tiles) // 4
 
+
+
+@pytest.mark.slow
+def test_a_map_of_more_tiles_than_any_game_holds_says_so() -> None:
+    """Render 18026 (the checked cloth under a bright lamp, found by a fresh run in
+    session 28): the overexposed checks in the middle of the table stand out from the
+    darker border's, the silhouette takes them in with most of the map, and every
+    lattice placed over it is about half a tile wide. 186 cells are kept, their outlines
+    fit 0.27, just above ``period_weak_agreement``: no game's map holds that many tiles
+    (``find.max_map_tiles``), so the scan says it fits poorly, with all edges doubtful."""
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    case = held_out_case(18000, 26)
+    crowded = scan(case.photo, slow)
+    assert len(case.truth) == 27 and len(crowded.tiles) > 100
+    assert crowded.fit is not None and crowded.fit >= 0.25
+    assert crowded.poor_fit and crowded.to_json()["poor_fit"] is True
+    assert any("more than any game's map holds" in w for w in crowded.warnings)
+    assert all(t.doubtful == (0, 1, 2, 3, 4, 5) for t in crowded.tiles)
+    unbounded = scan(case.photo, slow.tuned(max_map_tiles=1000))
+    assert not unbounded.poor_fit and len(unbounded.tiles) == len(crowded.tiles)
+
+
+def test_the_tile_bound_is_counted_on_the_tiles_kept() -> None:
+    """A map of 22 tiles is within the bound; with a bound of 21 it is over it."""
+    photo = (SAMPLES / "wood-from-above.jpg").read_bytes()
+    within = scan(photo)
+    over = scan(photo, DEFAULT_CONFIG.tuned(max_map_tiles=21))
+    assert len(within.tiles) == len(over.tiles) == 22
+    assert not within.poor_fit and over.poor_fit
+    assert any("22 tiles found, more than any game's map holds (21)" in w
+               for w in over.warnings)
+    assert not any("more than any game's map holds" in w for w in within.warnings)
 
 MENDED_EARLIER = [
     (9500, 16, False, 35, {"finer_below_cells": 0, "period_rival_peaks": 0,
