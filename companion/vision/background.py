@@ -164,7 +164,51 @@ def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     mask_u8 = cv2.morphologyEx(mask_u8, cv2.MORPH_OPEN, kernel)
     mask_u8 = cv2.morphologyEx(mask_u8, cv2.MORPH_CLOSE, kernel, iterations=2)
+    if config.background.checks_as_table:
+        mask_u8[table_checks(image, config)] = 0
     return mask_u8
+
+
+def table_checks(image: np.ndarray, config: ScanConfig) -> np.ndarray:
+    """Boolean mask of checked cloth: the pixels whose window
+    (``background.checks_window_frac``) has gradients running two ways at right angles
+    and not one way.
+
+    Two ways at right angles: the gradient-weighted mean of the angles' fourfold
+    phasors is long (``checks_crossing_min``; a check's four sides agree). Not one way:
+    the doubled-angle structure tensor is near isotropic (``checks_coherence_max``; a
+    grain field's stripes, a track's rails or wood grain run one way, and one way is
+    also long in the fourfold phasor). Tile art and a score pad's ruled lines are
+    neither; the corner of a card or a lid is, over a window or two, so only checks
+    spreading over ``checks_min_area_frac`` of the image count.
+    """
+    bg = config.background
+    k = max(5, int(round(min(image.shape[:2]) * bg.checks_window_frac)) | 1)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    xx, yy, xy = gx * gx, gy * gy, gx * gy
+    power = xx + yy
+    weight = np.sqrt(power)
+    cube = np.maximum(power * weight, 1e-6)
+    # |g| cos(4 theta) and |g| sin(4 theta), written without the angle.
+    cos4 = (xx * xx - 6.0 * xx * yy + yy * yy) / cube
+    sin4 = 4.0 * xy * (xx - yy) / cube
+
+    def pooled(values: np.ndarray) -> np.ndarray:
+        out: np.ndarray = cv2.boxFilter(values, -1, (k, k))
+        return out
+
+    crossing = cv2.magnitude(pooled(cos4), pooled(sin4)) / np.maximum(pooled(weight), 1e-6)
+    coherence = (cv2.magnitude(pooled(xx - yy), pooled(2.0 * xy))
+                 / np.maximum(pooled(power), 1e-6))
+    checks = ((crossing > bg.checks_crossing_min)
+              & (coherence < bg.checks_coherence_max)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(checks, connectivity=8)
+    wide = stats[:, cv2.CC_STAT_AREA] >= bg.checks_min_area_frac * checks.size
+    wide[0] = False
+    out: np.ndarray = wide[labels]
+    return out
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

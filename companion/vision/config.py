@@ -87,6 +87,22 @@ class BackgroundConfig:
     stays below the table's own (90th percentile of the border x ``bg_distance_factor``,
     at least ``shadow_spread_min``)."""
     shadow_spread_min: float = 4.0
+    checks_as_table: bool = True
+    """A checked or gingham cloth is table wherever it shows (``background.table_checks``),
+    also where a lamp lights it brighter than the border the table's colours are
+    measured on (its light checks washed out, taken for tile art): a window whose
+    gradients run two ways at right angles (``checks_crossing_min``) and not one way
+    (``checks_coherence_max``) is no tile art. Tile art mixes every direction; a grain
+    field's stripes or a track's rails run one way."""
+    checks_window_frac: float = 0.035
+    """Side of the window the gradients are pooled over, fraction of the short side
+    (43 px of a 1600 x 1200 working image: a few checks of a tablecloth)."""
+    checks_crossing_min: float = 0.7
+    checks_coherence_max: float = 0.2
+    checks_min_area_frac: float = 0.02
+    """Only checks spreading over this share of the image are a cloth: the corner of a
+    card, a lid or a score pad is one crossing of two edges, and reads as checks over a
+    window or two."""
 
 
 @dataclass(frozen=True)

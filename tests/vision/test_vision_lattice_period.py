@@ -454,9 +454,12 @@ def test_a_map_placed_where_its_tiles_fit_poorly_says_so() -> None:
     session 26): every lattice found, with the seams' period (the checks') and without
     it, places cells about half a tile wide whose outlines fit 0.12-0.13 (121 phantoms).
     The scan cannot place it right, so it says so: ``poor_fit`` and a warning, which
-    the review shows. Composite 15521, read right, does not."""
+    the review shows. Composite 15521, read right, does not. (Since session 28 the checks
+    are table, ``background.checks_as_table``, and 15725 is read: the warning is shown
+    with them taken for tiles, as a cloth the check test misses would be.)"""
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
-    poor = scan(held_out_case(15700, 25, composite=True).photo, slow)
+    poor = scan(held_out_case(15700, 25, composite=True).photo,
+                slow.tuned(checks_as_table=False))
     assert poor.poor_fit and poor.fit is not None and poor.fit < 0.25
     assert any("fit the lattice poorly" in w for w in poor.warnings)
     assert poor.to_json()["poor_fit"] is True
@@ -475,8 +478,10 @@ def test_a_map_of_more_tiles_than_any_game_holds_says_so() -> None:
     darker border's, the silhouette takes them in with most of the map, and every
     lattice placed over it is about half a tile wide. 186 cells are kept, their outlines
     fit 0.27, just above ``period_weak_agreement``: no game's map holds that many tiles
-    (``find.max_map_tiles``), so the scan says it fits poorly, with all edges doubtful."""
-    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    (``find.max_map_tiles``), so the scan says it fits poorly, with all edges doubtful.
+    (The checks are now table, ``background.checks_as_table``, and the map is read: the
+    bound is shown with them taken for tiles, as a cloth the check test misses would be.)"""
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0, checks_as_table=False)
     case = held_out_case(18000, 26)
     crowded = scan(case.photo, slow)
     assert len(case.truth) == 27 and len(crowded.tiles) > 100
