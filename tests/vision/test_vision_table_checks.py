@@ -125,3 +125,25 @@ def test_a_map_on_a_checked_cloth_under_a_lamp_or_in_dim_light_is_read(
     assert read.placed_right == tiles and read.extra == 0
     assert read.edges_right >= 6 * tiles - 2
     assert colour_only.placed_right <= tiles // 2 or colour_only.extra >= 20
+
+
+def test_a_photo_without_checks_is_judged_at_half_resolution_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The full-resolution judgement (three quarters of the work) is made only where
+    the half-resolution one found a cloth."""
+    import companion.vision.background as background
+
+    sizes: list[tuple[int, ...]] = []
+    judge = background._table_checks
+
+    def counted(image: np.ndarray, config: object) -> np.ndarray:
+        sizes.append(image.shape[:2])
+        return judge(image, DEFAULT_CONFIG)
+
+    monkeypatch.setattr(background, "_table_checks", counted)
+    plain = load_photo((SAMPLES / "wood-from-above.jpg").read_bytes(), DEFAULT_CONFIG).image
+    assert not background.table_checks(plain, DEFAULT_CONFIG).any()
+    assert sizes == [(plain.shape[0] // 2, plain.shape[1] // 2)]
+    sizes.clear()
+    assert background.table_checks(_checkerboard(14.0, 0.0), DEFAULT_CONFIG).any()
+    assert sizes == [(SIDE // 2, SIDE // 2), (SIDE, SIDE)]
