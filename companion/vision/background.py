@@ -14,7 +14,9 @@ shrink with a dim table's lightness (colour differences shrink with the light).
 ``ColourOdds`` judges whole cells once tiles are known: colours likelier among this
 photo's tiles or on its table. A cast
 shadow on the table (``table_in_shadow``) is table too: darker than the table, of its
-chromaticity, and as smooth as the table is.
+chromaticity, and as smooth as the table is; so is a checked cloth wherever it shows
+(``table_checks``: gradients two ways at right angles, not one way, over a wide region),
+also where a lamp washes its checks out of the border's colours.
 """
 
 from __future__ import annotations
@@ -214,7 +216,7 @@ def _table_checks(image: np.ndarray, config: ScanConfig) -> np.ndarray:
                  / np.maximum(pooled(power), 1e-6))
     checks = ((crossing > bg.checks_crossing_min)
               & (coherence < bg.checks_coherence_max)).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(checks, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(checks, connectivity=8)
     wide = stats[:, cv2.CC_STAT_AREA] >= bg.checks_min_area_frac * checks.size
     wide[0] = False
     out: np.ndarray = wide[labels]
