@@ -114,6 +114,15 @@ def foreground_mask(image: np.ndarray, config: ScanConfig, fill: bool = True) ->
     return fill_holes(mask) if fill else mask
 
 
+def _half_size(image: np.ndarray) -> np.ndarray:
+    """``image`` at half its width and height (area-averaged), for judgements made on
+    regions wider than a few pixels."""
+    h, w = image.shape[:2]
+    out: np.ndarray = cv2.resize(image, (max(1, w // 2), max(1, h // 2)),
+                                 interpolation=cv2.INTER_AREA)
+    return out
+
+
 def table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     """Boolean mask of table under a cast shadow.
 
@@ -124,7 +133,7 @@ def table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     shadow's edge is soft).
     """
     h, w = image.shape[:2]
-    small = cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    small = _half_size(image)
     shadow = _table_in_shadow(small, config).astype(np.uint8)
     out: np.ndarray = cv2.resize(shadow, (w, h), interpolation=cv2.INTER_NEAREST) > 0
     return out
@@ -187,7 +196,7 @@ def table_checks(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     photos, is not judged at full resolution.
     """
     h, w = image.shape[:2]
-    small = cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    small = _half_size(image)
     if not _table_checks(small, config).any():
         return np.zeros((h, w), bool)
     return _table_checks(image, config)
