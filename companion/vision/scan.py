@@ -1400,9 +1400,10 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
     keep = holds_tiles(ready, kind, config)
-    if kind == "assembled" and sum(keep) > config.find.max_map_tiles:
+    kept = sum(keep)
+    if kind == "assembled" and kept > config.find.max_map_tiles:
         poor_fit = True
-        warnings.append(f"{sum(keep)} tiles found, more than any game's map holds "
+        warnings.append(f"{kept} tiles found, more than any game's map holds "
                         f"({config.find.max_map_tiles}): the table around the map was "
                         "probably taken for tiles; photograph the map on a plain surface, "
                         "or correct the map by hand")
