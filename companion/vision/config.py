@@ -447,6 +447,14 @@ class TerrainConfig:
     remove_glare: bool = True
     """Divide the white veil of glare out of each tile before reading it
     (``edges.veils``)."""
+    exposure_floor: float = 60.0
+    """Cells whose median grey is below this are brightened to it before anything is
+    read (``scan.prepare``; 0: never): in a photo this dim the colours' hue and
+    saturation drown in the sensor's and the JPEG's noise. 60 is about the grey of the
+    real tile photos the terrain model learned from (77-88) 1 EV darker; its training
+    went down to 1.5 EV darker."""
+    exposure_lift_max: float = 3.0
+    """...by a gain of at most this."""
     balance_on_tiles: bool = True
     """White balance, glare and meadow measured again on the cells that hold tiles once
     the others are dropped (``scan.read_tiles``): a bright mat or cloth the lattice

@@ -1199,15 +1199,29 @@ def _exposure_gain(tiles: list[np.ndarray], config: ScanConfig) -> float:
     """How much brighter the map's cells would be in a well lit photo: the gain (1 to
     ``lattice.exposure_gain_max``) that brings their median grey to
     ``lattice.exposure_grey``. Texture and contrast shrink with the light."""
-    import cv2
-
     if not tiles:
         return 1.0
+    return float(np.clip(config.lattice.exposure_grey / max(_median_grey(tiles, config), 1.0),
+                         1.0, config.lattice.exposure_gain_max))
+
+
+def _median_grey(tiles: list[np.ndarray], config: ScanConfig) -> float:
+    """The median over rectified cells of each one's median grey inside the hexagon."""
+    import cv2
+
     inner = edges_mod.hexagon_mask(config.rectify.radius) > 0
-    grey = float(np.median([np.median(cv2.cvtColor(t, cv2.COLOR_BGR2GRAY)[inner])
+    return float(np.median([np.median(cv2.cvtColor(t, cv2.COLOR_BGR2GRAY)[inner])
                             for t in tiles]))
-    return float(np.clip(config.lattice.exposure_grey / max(grey, 1.0), 1.0,
-                         config.lattice.exposure_gain_max))
+
+
+def _exposure_lift(tiles: list[np.ndarray], config: ScanConfig) -> float:
+    """The gain (1 to ``terrain.exposure_lift_max``) that brings the cells' median grey
+    up to ``terrain.exposure_floor``: 1 for any photo lit well enough."""
+    floor = config.terrain.exposure_floor
+    if floor <= 0 or not tiles:
+        return 1.0
+    return float(np.clip(floor / max(_median_grey(tiles, config), 1.0), 1.0,
+                         config.terrain.exposure_lift_max))
 
 
 def _is_bare_table(tile: np.ndarray, config: ScanConfig, exposure: float = 1.0) -> bool:
@@ -1313,9 +1327,10 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
 
 
 class Prepared(NamedTuple):
-    """The located cells ready to read: white-balanced (``gains``), the glare veil
-    divided out (``veils``), each with its local meadow and pixel classes, and each
-    cell's share of the game's colours (meadow, forest, grain)."""
+    """The located cells ready to read: lifted out of dim light and white-balanced
+    (``gains``, see ``prepare``), the glare veil divided out (``veils``), each with its
+    local meadow and pixel classes, and each cell's share of the game's colours
+    (meadow, forest, grain)."""
 
     found: list[LocatedTile]
     gains: np.ndarray
@@ -1333,8 +1348,12 @@ class Prepared(NamedTuple):
 
 
 def prepare(found: list[LocatedTile], config: ScanConfig) -> Prepared:
-    """White balance, glare removal, meadows and pixel classes of the located cells."""
-    gains = edges_mod.white_gains([f.rectified for f in found])
+    """Exposure lift, white balance, glare removal, meadows and pixel classes of the
+    located cells (``gains`` holds the lift and the white balance)."""
+    lift = _exposure_lift([f.rectified for f in found], config)
+    lifted = [f.rectified if lift == 1.0 else edges_mod.apply_gains(f.rectified, np.full(3, lift))
+              for f in found]
+    gains = lift * edges_mod.white_gains(lifted)
     found = [replace(f, rectified=edges_mod.apply_gains(f.rectified, gains))
              for f in found]
     veils: list[np.ndarray | None] = [None] * len(found)
