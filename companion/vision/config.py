@@ -35,6 +35,10 @@ class IoConfig:
     """The photo is downscaled so that its long side is at most this (pixels)."""
     time_limit_s: float = 20.0
     """Give up on a photo after this many seconds."""
+    too_dark_grey: float = 30.0
+    """A photo in which no tiles are recognised is said to be too dark when 99 % of its
+    pixels are darker than this grey (about 2.5 EV under a well exposed photo, whose
+    white art and clutter are near 200)."""
     threads: int = 0
     """Threads working at once (``scan._in_parallel``: the lattice's starts refined and
     its layouts placed when ``fork_locating`` is off, the tiles read when

@@ -48,6 +48,7 @@ MESSAGES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("no-tiles-not-hexagons", r"no tiles recognised: the shapes on the table are not"),
         ("no-tiles-no-lattice", r"no tiles recognised: could not fit a hex lattice"),
         ("no-tiles-colours", r"no tiles recognised: the colours are not those"),
+        ("no-tiles-too-dark", r"no tiles recognised: the photo is too dark"),
     ))
 CODES = frozenset(code for code, _p in MESSAGES) | {UNKNOWN}
 

@@ -235,9 +235,24 @@ def _run(image: ImageInput, config: ScanConfig
     clock = Deadline(config.io.time_limit_s)
     photo = load_photo(image, config)
     clock.check()
-    found, kind, mask = locate(photo, config, clock)
-    clock.check()
-    return read_tiles(photo, found, kind, config, clock), found, photo, mask
+    try:
+        found, kind, mask = locate(photo, config, clock)
+        clock.check()
+        return read_tiles(photo, found, kind, config, clock), found, photo, mask
+    except ScanError as err:
+        if err.code.startswith("no-tiles") and _too_dark(photo.image, config):
+            raise ScanError("no tiles recognised: the photo is too dark to tell the tiles' "
+                            "colours; photograph the map in more light") from None
+        raise
+
+
+def _too_dark(image: np.ndarray, config: ScanConfig) -> bool:
+    """99 % of the photo darker than ``io.too_dark_grey`` (a grey sampled every 4th
+    pixel each way)."""
+    import cv2
+
+    grey = cv2.cvtColor(image[::4, ::4], cv2.COLOR_BGR2GRAY)
+    return float(np.percentile(grey, 99)) < config.io.too_dark_grey
 
 
 def locate(photo: Photo, config: ScanConfig, clock: Deadline | None = None

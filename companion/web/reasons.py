@@ -792,6 +792,8 @@ SCAN_TEMPLATES: dict[str, Callable[[Params], str]] = {
                                        "hex grid"),
     "no-tiles-colours": lambda p: _("no tiles recognised: the colours are not those of "
                                     "Dorfromantik tiles (a photo of something else?)"),
+    "no-tiles-too-dark": lambda p: _("no tiles recognised: the photo is too dark to tell "
+                                     "the tiles' colours; photograph the map in more light"),
     "scan-refused": lambda p: _("the scanner could not make sense of it"),
 }
 """The scanner's refusals (``companion.vision.errors``: ``ScanError.code`` and

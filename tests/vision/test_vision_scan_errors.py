@@ -30,6 +30,26 @@ def test_photo_of_something_else() -> None:
         scan(img)
 
 
+def test_a_map_photographed_in_the_dark_is_refused_as_too_dark() -> None:
+    """A map at a twentieth of its light: its art is not told from the table, and the
+    reason says why; the same photo in its light is read."""
+    photo, _ = draw_map(random_map(7, 0), size=60)
+    assert len(scan(photo).tiles) == 7
+    dark = (photo.astype(np.float32) * 0.05).astype(np.uint8)
+    with pytest.raises(ScanError, match="the photo is too dark") as refused:
+        scan(dark)
+    assert refused.value.code == "no-tiles-too-dark"
+
+
+def test_a_dark_table_with_nothing_on_it_is_too_dark_and_a_lit_one_is_empty() -> None:
+    rng = np.random.default_rng(1)
+    table = np.clip(rng.normal(150, 5, (600, 800, 3)), 0, 255).astype(np.uint8)
+    with pytest.raises(ScanError, match="the table looks empty"):
+        scan(table)
+    with pytest.raises(ScanError, match="too dark"):
+        scan((table // 8).astype(np.uint8))
+
+
 def test_time_limit() -> None:
     photo, _ = draw_map(random_map(5, 0), size=60)
     with pytest.raises(ScanError, match="time limit"):
