@@ -160,6 +160,15 @@ class FindConfig:
     map_min_cells: int = 3
     """A lone hexagonal outline is a map when a lattice inside it finds this many cells
     with tile art; else it is one loose tile (and the scan warns)."""
+    pieces_area_frac: float = 0.5
+    """Outlines that look like loose tiles, beside more foreground than this share of
+    theirs that is no hexagon, may be the whole tiles of a map whose silhouette broke
+    (dark art on a dark table): a map is then tried (``scan._map_in_pieces``)..."""
+    pieces_on_lattice_max: float = 0.15
+    """...and kept when it has more tiles than there are outlines, fits them no worse
+    than ``lattice.period_weak_agreement`` and the median outline's centre lies within
+    this many tile radii of one of its cells (tiles of one map lie on one lattice; loose
+    tiles laid by hand fall anywhere in a cell: 0.22-0.27 in the two loose photos)."""
     max_map_tiles: int = 100
     """No game's map holds more tiles: the board game plays 45 of its 48 landscape tiles
     and 25 task tiles, and the boxes of the campaign add a few dozen at most (5 task and

@@ -303,12 +303,44 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
     if not hexes:
         raise ScanError("no tiles recognised: this does not look like a photo of "
                         "Dorfromantik tiles")
+    if _map_in_pieces(hexes, comps, config):
+        try:
+            cells = _locate_assembled(image, comps, raw, config, clock)
+        except ScanError:
+            cells = []
+        if _outlines_on_the_map(hexes, cells, config):
+            return cells, "assembled"
     loose = [_LooseTile(center=(float(b.hexagon[:, 0].mean()), float(b.hexagon[:, 1].mean())),
                         corners=b.hexagon, rectified=np.zeros((1, 1, 3), np.uint8))
              for b in hexes if b.hexagon is not None]
     ordered = reading_order(loose)
     return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius))
             for t in ordered], "loose"
+
+
+def _map_in_pieces(hexes: list[Blob], comps: list[Blob], config: ScanConfig) -> bool:
+    """More foreground lies outside the lone hexagons than ``find.pieces_area_frac`` of
+    theirs: the hexagons may be the whole tiles of a map whose silhouette broke."""
+    lone = sum(b.area for b in hexes)
+    rest = sum(b.area for b in comps if b.hexagon is None)
+    return lone > 0 and rest >= config.find.pieces_area_frac * lone
+
+
+def _outlines_on_the_map(hexes: list[Blob], cells: list[LocatedTile], config: ScanConfig
+                         ) -> bool:
+    """The map located in ``cells`` explains the lone hexagons: it has more tiles than
+    they are, fits them no worse than ``lattice.period_weak_agreement``, and the median
+    hexagon's centre lies within ``find.pieces_on_lattice_max`` tile radii of a cell's."""
+    tiles = [c for c in cells if not c.beside]
+    if (len(tiles) <= len(hexes)
+            or _agreement(tiles) < config.lattice.period_weak_agreement):
+        return False
+    centres = np.array([c.corners.mean(axis=0) for c in tiles])
+    radius = float(np.median([np.linalg.norm(c.corners - c.corners.mean(axis=0), axis=1).mean()
+                              for c in tiles]))
+    offsets = [float(np.min(np.linalg.norm(centres - b.hexagon.mean(axis=0), axis=1)))
+               for b in hexes if b.hexagon is not None]
+    return float(np.median(offsets)) <= config.find.pieces_on_lattice_max * radius
 
 
 def _never_one_huge_tile(comps: list[Blob], config: ScanConfig) -> list[Blob]:

@@ -13,6 +13,8 @@ from companion.rules import catalogue, rotate
 from companion.vision import scan
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.find_tiles import Blob
+from companion.vision.scan import LocatedTile
+from companion.vision.synth.evaluate import compare, composite_cases
 from companion.vision.synth.render import render_record
 
 
@@ -149,3 +151,64 @@ def test_a_map_whose_outline_is_one_hexagon_beside_cards_or_a_marker_is_a_map(se
     tally = compare(result, case.truth, case.kind)
     assert result.kind == "assembled"
     assert tally.placed_right == len(case.truth) and tally.extra <= 1
+
+
+def test_outlines_beside_more_foreground_than_theirs_may_be_a_broken_map() -> None:
+    pieces = importlib.import_module("companion.vision.scan")._map_in_pieces
+    tiles = [_outline(1000.0) for _ in range(4)]
+    assert pieces(tiles, tiles + [_outline(2500.0, False)], DEFAULT_CONFIG)
+    assert not pieces(tiles, tiles + [_outline(1500.0, False)], DEFAULT_CONFIG)
+    assert not pieces(tiles, tiles, DEFAULT_CONFIG)  # loose tiles on a cloth
+    assert not pieces([], [_outline(2500.0, False)], DEFAULT_CONFIG)
+
+
+def _hexagon_at(x: float, y: float, radius: float = 50.0) -> np.ndarray:
+    a = np.deg2rad(60.0 * np.arange(6))
+    return np.stack([x + radius * np.cos(a), y + radius * np.sin(a)], axis=1)
+
+
+def _map_cells(count: int, agreement: float = 0.5) -> list[LocatedTile]:
+    """``count`` cells of a lattice of radius 50 along a row of touching hexes."""
+    step = 50.0 * np.sqrt(3.0)
+    blank = np.zeros((1, 1, 3), np.uint8)
+    return [LocatedTile((0, i), _hexagon_at(100.0 + i * step, 200.0), blank, agreement)
+            for i in range(count)]
+
+
+def _lone(x: float, y: float) -> Blob:
+    return Blob(contour=np.zeros((6, 1, 2), np.int32), area=6500.0,
+                hexagon=_hexagon_at(x, y))
+
+
+def test_a_map_explains_lone_outlines_only_when_they_lie_on_its_cells() -> None:
+    on_map = importlib.import_module("companion.vision.scan")._outlines_on_the_map
+    cells = _map_cells(8)
+    step = 50.0 * np.sqrt(3.0)
+    on = [_lone(100.0 + i * step + 4.0, 203.0) for i in (0, 3, 6)]   # 0.1 radius off
+    assert on_map(on, cells, DEFAULT_CONFIG)
+    apart = [_lone(100.0 + i * step + 12.0, 207.0) for i in (0, 3, 6)]  # 0.28 off
+    assert not on_map(apart, cells, DEFAULT_CONFIG)
+    assert not on_map(on, cells[:3], DEFAULT_CONFIG)  # no more tiles than outlines
+    assert not on_map(on, _map_cells(8, agreement=0.1), DEFAULT_CONFIG)  # fits poorly
+    assert not on_map(on, [], DEFAULT_CONFIG)
+
+
+@pytest.mark.slow
+def test_a_map_whose_silhouette_broke_into_tiles_and_pieces_is_a_map() -> None:
+    """Composite 19709 (a fresh run of session 29): dark forest and meadow on dark wood in
+    dim light, the silhouette broken into 7 whole hexagons and pieces. The hexagons lay
+    apart, so the photo was read as 7 loose tiles (7 of 23 right, 17 wrong edges
+    undoubted). They lie on the lattice of the map located from all the foreground."""
+    from companion.vision.synth import composite
+
+    if composite.shared_tiles_dir() is None:
+        pytest.skip("../shared/tiles is absent")
+    case = next(composite_cases(10, 19700, (4000, 3000), real_table=True, skip=9))
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    result = scan(case.photo, slow)
+    tally = compare(result, case.truth, case.kind)
+    n = len(case.truth)
+    assert result.kind == "assembled"
+    assert tally.placed_right == n and tally.extra == 0 and tally.edges_right >= 6 * n - 2
+    apart = scan(case.photo, slow.tuned(pieces_area_frac=1000.0))
+    assert apart.kind == "loose" and len(apart.tiles) <= n // 2
