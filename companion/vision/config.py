@@ -184,6 +184,10 @@ class FindConfig:
     (``cell_art``, ``models/cells.json``, ``make fit-cells``); false: by the hand-set
     ``art_*``, ``blank_*`` and ``paper_*`` rules above (``scan._shows_tile_art``), which
     loose tiles always use."""
+    judge_lifted_cells: bool = False
+    """Judge the cells of a dim photo as lifted for reading (``terrain.exposure_floor``);
+    false: as photographed, as the cell model was fitted (lifted, the table beside a dim
+    map passes for tile art: composite 19355, 2 phantoms)."""
 
 
 @dataclass(frozen=True)

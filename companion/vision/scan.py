@@ -1385,13 +1385,15 @@ class Prepared(NamedTuple):
     meadows: list[edges_mod.MeadowRef]
     classes: list[np.ndarray]
     game_share: list[float]
+    lift: float = 1.0
+    """The exposure lift in ``gains`` (``_exposure_lift``)."""
 
     def keeping(self, keep: list[bool]) -> Prepared:
         def kept(items: list[Any]) -> list[Any]:
             return [x for x, k in zip(items, keep, strict=True) if k]
 
         return Prepared(kept(self.found), self.gains, kept(self.veils), kept(self.meadows),
-                        kept(self.classes), kept(self.game_share))
+                        kept(self.classes), kept(self.game_share), self.lift)
 
 
 def prepare(found: list[LocatedTile], config: ScanConfig) -> Prepared:
@@ -1415,7 +1417,7 @@ def prepare(found: list[LocatedTile], config: ScanConfig) -> Prepared:
     classes = [edges_mod.pixel_classes(f.rectified, m)
                for f, m in zip(found, meadows, strict=True)]
     game = [_game_share(c, config) for c in classes]
-    return Prepared(found, gains, veils, meadows, classes, game)
+    return Prepared(found, gains, veils, meadows, classes, game, lift)
 
 
 def cell_rows(ready: Prepared, config: ScanConfig) -> np.ndarray:
@@ -1465,7 +1467,9 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(ready.found)):
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
-    keep = holds_tiles(ready, kind, config)
+    judged = (ready if ready.lift == 1.0 or config.find.judge_lifted_cells
+              else prepare(found, config.tuned(exposure_floor=0.0)))
+    keep = holds_tiles(judged, kind, config)
     kept = sum(keep)
     if kind == "assembled" and kept > config.find.max_map_tiles:
         poor_fit = True

@@ -93,3 +93,21 @@ def test_a_map_in_dim_warm_light_on_a_green_mat_is_read_not_refused() -> None:
     assert read.errors == 0 and read.placed_right == n and read.extra == 0
     assert read.edges_right >= 6 * n - 2
     assert refused.errors == 1 and refused.placed_right == 0
+
+
+@pytest.mark.slow
+def test_the_cells_of_a_dim_photo_are_judged_as_photographed() -> None:
+    """Composite 19355 (session 29): dim light on wood, the cells' median grey 40. The
+    cell model was fitted on cells as photographed: judging the lifted cells, it took two
+    cells of the lit table for tiles."""
+    from companion.vision.synth import composite
+
+    if composite.shared_tiles_dir() is None:
+        pytest.skip("../shared/tiles is absent")
+    case = next(composite_cases(56, 19300, (4000, 3000), real_table=True, skip=55))
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    n = len(case.truth)
+    read = run_case(case, lambda photo: scan(photo, slow))
+    lifted = run_case(case, lambda photo: scan(photo, slow.tuned(judge_lifted_cells=True)))
+    assert read.placed_right == n and read.extra == 0
+    assert lifted.extra >= 2
