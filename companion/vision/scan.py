@@ -1420,6 +1420,18 @@ def prepare(found: list[LocatedTile], config: ScanConfig) -> Prepared:
     return Prepared(found, gains, veils, meadows, classes, game, lift)
 
 
+def prepared_for_judging(found: list[LocatedTile], config: ScanConfig,
+                         ready: Prepared | None = None) -> Prepared:
+    """The cells prepared as the cell model judges them (and ``synth.fit_cells`` fits
+    it): as photographed, without the exposure lift, unless ``find.judge_lifted_cells``
+    (lifted, the table beside a dim map passes for tile art). ``ready`` is ``found``
+    prepared for reading, reused when the two agree."""
+    plain = config if config.find.judge_lifted_cells else config.tuned(exposure_floor=0.0)
+    if ready is not None and (ready.lift == 1.0 or config.find.judge_lifted_cells):
+        return ready
+    return prepare(found, plain)
+
+
 def cell_rows(ready: Prepared, config: ScanConfig) -> np.ndarray:
     """The ``cell_art.FEATURES`` rows of the prepared cells of an assembled map."""
     return cell_art.features([f.rectified for f in ready.found], ready.classes,
@@ -1467,9 +1479,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(ready.found)):
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
-    judged = (ready if ready.lift == 1.0 or config.find.judge_lifted_cells
-              else prepare(found, config.tuned(exposure_floor=0.0)))
-    keep = holds_tiles(judged, kind, config)
+    keep = holds_tiles(prepared_for_judging(found, config, ready), kind, config)
     kept = sum(keep)
     if kind == "assembled" and kept > config.find.max_map_tiles:
         poor_fit = True

@@ -206,9 +206,10 @@ def test_a_lattice_drifting_off_hand_laid_tiles_is_refitted_to_every_tile() -> N
                                        gap_close_frac=0.15)
     assert refit.placed_right >= tiles - 1 == 37 and refit.extra == 0
     assert refit.edges_right >= 6 * refit.placed_right - 2
-    # 208 when found, 215 with the white patch of the less coloured half (session 25):
-    # the map is still misread where the lattice drifted
-    assert once.edges_right <= 216
+    # 208 when found, 215 with the white patch of the less coloured half (session 25),
+    # 217 with this dim photo lifted (session 29): the map is still misread where the
+    # lattice drifted
+    assert once.edges_right <= 218
 
 
 @pytest.mark.slow

@@ -92,7 +92,7 @@ def rows_of_photo(job: tuple[str, int, str | None]
     if kind != "assembled" or len(found) < 3:
         return (np.zeros((0, len(cell_art.FEATURES))), np.zeros(0), np.zeros(0),
                 np.zeros(0, bool))
-    ready = scan_mod.prepare(found, config)
+    ready = scan_mod.prepared_for_judging(found, config)
     x = scan_mod.cell_rows(ready, config)
     beside = np.array([f.beside for f in ready.found])
     # The rules judge every cell, the free neighbours as if a silhouette took them in.
