@@ -193,18 +193,28 @@ def table_checks(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     neither; the corner of a card or a lid is, over a window or two, so only checks
     spreading over ``checks_min_area_frac`` of the image count. Looked for at half
     resolution first (a quarter of the work): a photo without such checks there, most
-    photos, is not judged at full resolution.
+    photos, is not judged at full resolution. Checks larger than the window, faint in
+    the sensor's noise, are looked for with a second, larger window
+    (``checks_large_window_frac``) at a quarter of the resolution, where the noise is
+    averaged away.
     """
     h, w = image.shape[:2]
-    small = _half_size(image)
-    if not _table_checks(small, config).any():
-        return np.zeros((h, w), bool)
-    return _table_checks(image, config)
-
-
-def _table_checks(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     bg = config.background
-    k = max(5, int(round(min(image.shape[:2]) * bg.checks_window_frac)) | 1)
+    small = _half_size(image)
+    out = np.zeros((h, w), bool)
+    if bg.checks_large_window_frac > 0:
+        large = _table_checks(_half_size(small), config, bg.checks_large_window_frac)
+        if large.any():
+            out = cv2.resize(large.astype(np.uint8), (w, h),
+                             interpolation=cv2.INTER_NEAREST) > 0
+    if _table_checks(small, config, bg.checks_window_frac).any():
+        out |= _table_checks(image, config, bg.checks_window_frac)
+    return out
+
+
+def _table_checks(image: np.ndarray, config: ScanConfig, window_frac: float) -> np.ndarray:
+    bg = config.background
+    k = max(5, int(round(min(image.shape[:2]) * window_frac)) | 1)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)

@@ -101,6 +101,10 @@ class BackgroundConfig:
     checks_window_frac: float = 0.035
     """Side of the window the gradients are pooled over, fraction of the short side
     (43 px of a 1600 x 1200 working image: a few checks of a tablecloth)."""
+    checks_large_window_frac: float = 0.07
+    """A second window, for checks larger than the first one (a gingham's 2-3 cm
+    squares; the renderer draws checks up to 48 px of the working image), pooled at a
+    quarter of the resolution (0: none)."""
     checks_crossing_min: float = 0.7
     checks_coherence_max: float = 0.2
     checks_min_area_frac: float = 0.02
