@@ -336,8 +336,7 @@ def _outlines_on_the_map(hexes: list[Blob], cells: list[LocatedTile], config: Sc
             or _agreement(tiles) < config.lattice.period_weak_agreement):
         return False
     centres = np.array([c.corners.mean(axis=0) for c in tiles])
-    radius = float(np.median([np.linalg.norm(c.corners - c.corners.mean(axis=0), axis=1).mean()
-                              for c in tiles]))
+    radius = float(np.median([_outline_radius(c.corners) for c in tiles]))
     offsets = [float(np.min(np.linalg.norm(centres - b.hexagon.mean(axis=0), axis=1)))
                for b in hexes if b.hexagon is not None]
     return float(np.median(offsets)) <= config.find.pieces_on_lattice_max * radius
@@ -370,8 +369,12 @@ def _outline_maybe_a_map(hexes: list[Blob], config: ScanConfig) -> Blob | None:
 
 def _hex_radius(blob: Blob) -> float:
     assert blob.hexagon is not None
-    centre = blob.hexagon.mean(axis=0)
-    return float(np.linalg.norm(blob.hexagon - centre, axis=1).mean())
+    return _outline_radius(blob.hexagon)
+
+
+def _outline_radius(corners: np.ndarray) -> float:
+    """The mean distance of an outline's corners from their centre (image pixels)."""
+    return float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean())
 
 
 def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
@@ -826,7 +829,7 @@ def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
     import cv2
 
     corners = np.asarray(one_tile, np.float64)
-    outline_radius = float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean())
+    outline_radius = _outline_radius(corners)
     if period is None or period.radius > 0.5 * outline_radius:
         return False
     inner = lattice_mod.inner_seams(best.lattice, view, best.cells)
@@ -890,8 +893,7 @@ def _cell_radius(lat: lattice_mod.Lattice, cells: list[tuple[int, int]]) -> floa
     """The median image circumradius of (a dozen of) the lattice's ``cells``."""
     sizes = []
     for cell in cells[:: max(1, len(cells) // 12)]:
-        corners = lat.cell_corners(cell)
-        sizes.append(float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean()))
+        sizes.append(_outline_radius(lat.cell_corners(cell)))
     return float(np.median(sizes))
 
 
@@ -1426,10 +1428,11 @@ def prepared_for_judging(found: list[LocatedTile], config: ScanConfig,
     it): as photographed, without the exposure lift, unless ``find.judge_lifted_cells``
     (lifted, the table beside a dim map passes for tile art). ``ready`` is ``found``
     prepared for reading, reused when the two agree."""
-    plain = config if config.find.judge_lifted_cells else config.tuned(exposure_floor=0.0)
-    if ready is not None and (ready.lift == 1.0 or config.find.judge_lifted_cells):
+    if config.find.judge_lifted_cells:
+        return ready if ready is not None else prepare(found, config)
+    if ready is not None and ready.lift == 1.0:
         return ready
-    return prepare(found, plain)
+    return prepare(found, config.tuned(exposure_floor=0.0))
 
 
 def cell_rows(ready: Prepared, config: ScanConfig) -> np.ndarray:
