@@ -224,6 +224,9 @@ class LatticeConfig:
     inlier_frac: float = 0.22
     """A centre fits a lattice cell when it lies within this fraction of the radius."""
     ransac_iterations: int = 300
+    hexagon_starts: bool = True
+    """With three or more lone hexagons and no period in the seams, the lattice their own
+    corners span is a start too (``lattice.hexagon_start``)."""
     outline_aspects: tuple[float, ...] = (1.0, 0.86, 0.72)
     """Vertical squash factors tried (a camera tilted up to ~45 degrees)."""
     outline_angles: tuple[float, ...] = (-3.0, 0.0, 3.0)
@@ -255,6 +258,11 @@ class LatticeConfig:
     """The chosen layout's lattice is refitted to the seams over every tile placed and
     the map placed again; the tiles' outlines judge which placement stands
     (``scan._refitted``). Off: never."""
+    refit_poor_more: int = 2
+    """When the chosen placement, refitted, still fits poorly (its median agreement under
+    ``period_weak_agreement``), or a lattice grown coarser was placed (``coarser_rival``),
+    this many more placements (the best fitting first) are refitted, and the tiles'
+    outlines judge among them all. 0: none."""
     fuller_min_extra: int = 3
     """A placement of the map with at least this many more tiles than the one whose
     tiles fit best wins when it fits within ``fuller_margin`` of it (the median tile's
@@ -345,6 +353,9 @@ class LatticeConfig:
     rescue_coarser: bool = True
     """When every lattice found is a whole factor finer than the lone hexagons show,
     grow one of their size from it (``scan._coarser``) before settling for the finer."""
+    coarser_rival: bool = True
+    """When a lattice a whole factor finer than the lone hexagons show outscores the best
+    of their size, one of their size grown from it (``scan._coarser``) is placed too."""
     lone_rival_min: float = 0.15
     """When three or more lone hexagons show a tile size this much (a factor either way)
     from the seams' period's, and not as a sublattice's, the map is also fitted as if the

@@ -169,6 +169,65 @@ def fit_lattice(centres: np.ndarray, radius: float, config: ScanConfig = DEFAULT
     return best
 
 
+
+def hexagon_start(hexagons: list[np.ndarray], config: ScanConfig = DEFAULT_CONFIG
+                  ) -> Lattice | None:
+    """The lattice one lone hexagon's own six corners span (an affine map; its cell
+    (0, 0)): of those, the one on whose cells most other hexagons lie (their centres
+    within ``lattice.inlier_frac`` of a cell centre, their size within 20 % of a cell's),
+    refitted to the corners of all that do (a homography from four hexagons on, an
+    affine map before: a few corners cannot pin a perspective). Lone hexagons need not
+    be neighbours (``fit_lattice`` pairs neighbours); each shows the tiles' size, turn
+    and phase where the map's seams may not (dim light, art that repeats). None unless
+    three hexagons and more than half of them agree: lone outlines may be pieces of
+    tiles (composite 6102: 3 of 8 agree, on a lattice 0.88 of the tiles')."""
+    if len(hexagons) < 3:
+        return None
+    shapes = [np.asarray(h, np.float64) for h in hexagons]
+    centres = np.array([h.mean(axis=0) for h in shapes])
+    best: Lattice | None = None
+    for h in shapes:
+        seed = _spanned(np.array([UNIT.corners((0, 0))], np.float64), h[None])
+        agree = _on_cells(seed, shapes, centres, config)
+        if (len(agree) < 3 or 2 * len(agree) <= len(shapes)
+                or (best is not None and len(agree) <= best.inliers)):
+            continue
+        cells, _ = _residuals(seed, centres[agree])
+        src = np.array([UNIT.corners(tuple(c)) for c in cells], np.float64)
+        refit = _spanned(src, np.array([shapes[i] for i in agree]))
+        best = Lattice(refit.homography, len(agree))
+    return best
+
+
+def _spanned(src: np.ndarray, dst: np.ndarray) -> Lattice:
+    """The lattice mapping the cells' corners ``src`` (H x 6 x 2, lattice space) onto
+    the hexagons' ``dst``: least squares, affine below four hexagons."""
+    a, b = src.reshape(-1, 2), dst.reshape(-1, 2)
+    if len(src) >= 4:
+        hom, _ = cv2.findHomography(a, b)
+        if hom is not None:
+            return Lattice(hom, 0)
+    design = np.hstack([a, np.ones((len(a), 1))])
+    affine, *_ = np.linalg.lstsq(design, b, rcond=None)
+    hom = np.eye(3)
+    hom[:2, :] = affine.T
+    return Lattice(hom, 0)
+
+
+def _on_cells(lat: Lattice, shapes: list[np.ndarray], centres: np.ndarray,
+              config: ScanConfig) -> list[int]:
+    """The hexagons lying on ``lat``'s cells: centred within ``lattice.inlier_frac`` of a
+    cell's centre and of a cell's size within 20 %."""
+    _, res = _residuals(lat, centres)
+    out = []
+    for i in np.nonzero(res <= config.lattice.inlier_frac)[0]:
+        corners = lat.to_lattice(shapes[i])
+        size = float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean())
+        if 0.8 <= size <= 1.25:
+            out.append(int(i))
+    return out
+
+
 def _residuals(lat: Lattice, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     pts = lat.to_lattice(centres)
     cells = np.array([hex_round(*UNIT.to_fractional((x, y))) for x, y in pts], np.int64)

@@ -437,7 +437,11 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     (``lattice.table_repeats``) competes with the fit without it. ``given`` sizes it by
     that period instead of the seams' own: a period much finer than the seams' that
     more of their autocorrelation's peaks show (``lattice.period_rival_peaks``)
-    competes so.
+    competes so. Where the seams show no period, three or more lone hexagons seed a
+    start of their own (``lattice.hexagon_start``); a lattice a whole factor finer that
+    outscores every one of the tiles' size is grown to it and placed too
+    (``lattice.coarser_rival``); a placement that still fits poorly has the others
+    refitted beside it (``lattice.refit_poor_more``).
     """
     import cv2
 
@@ -542,6 +546,13 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             ransac = lattice_mod.fit_lattice(centres, radius, config)
             if ransac is not None:
                 starts.insert(0, ransac)
+            # Where the seams show no period, the lone hexagons' own lattice is a start
+            # (where they do, it places the map no better and may miss a rim tile).
+            seeded = (lattice_mod.hexagon_start([b.hexagon for b in hexes
+                                                 if b.hexagon is not None], config)
+                      if config.lattice.hexagon_starts and period is None else None)
+            if seeded is not None:
+                starts.insert(0, seeded)
         def refined(start: lattice_mod.Lattice, v: lattice_mod.MapView = v
                     ) -> tuple[lattice_mod.Lattice, list[tuple[int, int]], float]:
             if clock:
@@ -570,6 +581,13 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                 best_faint[id(v)] = fitting[-1]
     if best is None and other is not None and sized and config.lattice.rescue_coarser:
         best = _coarser(other, view, radius, config, clock)
+    grown: _Candidate | None = None
+    if (best is not None and other is not None and sized and config.lattice.coarser_rival
+            and other.score > best.score):
+        # A lattice a whole factor finer outscores every one of the tiles' size: the one
+        # grown from it to their size is placed too (the searches from the starts may
+        # all have settled off the tiles).
+        grown = _coarser(other, view, radius, config, clock)
     best = best or other
     if best is None and period is not None and config.lattice.period_retry_without:
         without = rival_map() or _locate_assembled(image, comps, raw, config, clock,
@@ -585,6 +603,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     runners_up = sorted((c for c in fitting if c is not best), key=lambda c: -c.score)
     placing = [best, *runners_up][:max(1, config.lattice.placed_candidates)]
     placing += [c for c in best_faint.values() if c not in placing]
+    placing += [grown] if grown is not None else []
     layouts = [(c.lattice, c.cells) for c in placing]
     if config.lattice.snap_search_wide > 0:
         # Hand-laid tiles drift further from one homography than the search reaches:
@@ -601,6 +620,14 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
                      distinct, config, config.io.fork_locating)
     at = _best_placed(placed, radius, config)
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
+    if chosen.agreement < config.lattice.period_weak_agreement or grown is not None:
+        # A poor fit, or lattices of two sizes placed: the other placements, refitted
+        # too, may fit better (a refit corrects a size or a phase the silhouette misled).
+        others = sorted((i for i in range(len(placed)) if i != at),
+                        key=lambda i: -placed[i].agreement)[:config.lattice.refit_poor_more]
+        tries = [(at, chosen)] + [(i, _refitted(image, distinct[i], placed[i], config, clock))
+                                  for i in others]
+        at, chosen = tries[_best_placed([t for _, t in tries], radius, config)]
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
                     period is not None and period.coarse)
     # Tiles that fit their outlines this poorly were placed at a size the seams' period

@@ -16,8 +16,10 @@ def test_meadows_the_colour_of_the_cloth_still_give_the_map() -> None:
     """Composite 12728 (held out, then looked into): 40 tiles, strongly tilted, on
     dark green felt beside a score pad and a card. With gaps closed at 0.15 of a radius
     (the old setting) the lattice was 0.85 of the tile size: 19 phantoms and 134 of 240
-    edges."""
-    closed, narrow, tiles = read_held_out(12700, 28, composite=True, gap_close_frac=0.15)
+    edges. (Refitting the runners-up of a poor fit, ``refit_poor_more``, finds the map
+    at that setting too: off here.)"""
+    closed, narrow, tiles = read_held_out(12700, 28, composite=True, gap_close_frac=0.15,
+                                          refit_poor_more=0)
     assert closed.placed_right == tiles == 40 and closed.extra == 0
     assert closed.edges_right >= 6 * tiles - 3
     assert narrow.extra >= 10 and narrow.edges_right < 200

@@ -133,7 +133,8 @@ def test_a_map_in_pieces_smaller_than_a_tile_still_shows_its_period() -> None:
     the wider second growth (which finds the map too since layouts are judged by their
     typical tile), a lattice of the outline's fitted at the wrong offset: 19 of 20
     tiles placed, 48 of 120 edges (the pieces' faint period, ``period_weak_contrast``,
-    and the refit to the grown map, ``refit_placed``, off here, find the map too).
+    the refit to the grown map, ``refit_placed``, and the lone hexagons' own lattice,
+    ``hexagon_starts``, off here, find the map too).
     (The comparison closes the silhouette's gaps at 0.15 of a radius, as when it was
     found; ``lattice.gap_close_frac`` is wider since, and closed at 0.45 the map was
     read without this.)"""
@@ -156,7 +157,7 @@ def test_a_map_in_pieces_smaller_than_a_tile_still_shows_its_period() -> None:
     assert edges_right >= 70
     assert read(slow.tuned(period_from_whole=False, snap_search_wide=0.0,
                            period_weak_contrast=1.0, refit_placed=False,
-                           gap_close_frac=0.15))[2] < 60
+                           hexagon_starts=False, gap_close_frac=0.15))[2] < 60
 
 
 @pytest.mark.slow
