@@ -119,8 +119,10 @@ def test_a_map_on_a_checked_cloth_under_a_lamp_or_in_dim_light_is_read(
     it at the wrong size. Composite 15725 (session 26): a checkerboard in dim light,
     every lattice half a tile wide. Without the checks as table: 18206 was 1 of 24 tiles
     right with 30 phantoms, 18026 5 of 27 with 160, 15725 141 cells (the last two said
-    to fit poorly since)."""
-    read, colour_only, count = read_held_out(first, skip, composite, checks_as_table=False)
+    to fit poorly since). (Refitting a poor fit's runners-up, ``refit_poor_more``, mends
+    18206 in part without the checks, 20 of 24 right with 8 phantoms: off here.)"""
+    read, colour_only, count = read_held_out(first, skip, composite, checks_as_table=False,
+                                             refit_poor_more=0)
     assert count == tiles
     assert read.placed_right == tiles and read.extra == 0
     assert read.edges_right >= 6 * tiles - 2
