@@ -176,26 +176,36 @@ def hexagon_start(hexagons: list[np.ndarray], config: ScanConfig = DEFAULT_CONFI
     (0, 0)): of those, the one on whose cells most other hexagons lie (their centres
     within ``lattice.inlier_frac`` of a cell centre, their size within 20 % of a cell's),
     refitted to the corners of all that do (a homography from four hexagons on, an
-    affine map before: a few corners cannot pin a perspective). Lone hexagons need not
-    be neighbours (``fit_lattice`` pairs neighbours); each shows the tiles' size, turn
-    and phase where the map's seams may not (dim light, art that repeats). None unless
+    affine map before: a few corners cannot pin a perspective), again while the refit
+    gathers more (one hexagon's turn, a little off, misses the far ones). Lone hexagons
+    need not be neighbours (``fit_lattice`` pairs neighbours); each shows the tiles'
+    size, turn and phase where the map's seams may not (dim light, art that repeats).
+    None unless
     three hexagons and more than half of them agree: lone outlines may be pieces of
-    tiles (composite 6102: 3 of 8 agree, on a lattice 0.88 of the tiles')."""
+    tiles (composite 6102: 8, of which one seed alone gathered 3, on a lattice 0.88 of
+    the tiles'; refitted while it gathers more, 5 agree on the tiles' own)."""
     if len(hexagons) < 3:
         return None
     shapes = [np.asarray(h, np.float64) for h in hexagons]
     centres = np.array([h.mean(axis=0) for h in shapes])
     best: Lattice | None = None
     for h in shapes:
-        seed = _spanned(np.array([UNIT.corners((0, 0))], np.float64), h[None])
-        agree = _on_cells(seed, shapes, centres, config)
+        lat = _spanned(np.array([UNIT.corners((0, 0))], np.float64), h[None])
+        agree = _on_cells(lat, shapes, centres, config)
+        for _ in range(3):
+            if len(agree) < 2:
+                break
+            cells, _ = _residuals(lat, centres[agree])
+            src = np.array([UNIT.corners(tuple(c)) for c in cells], np.float64)
+            lat = _spanned(src, np.array([shapes[i] for i in agree]))
+            more = _on_cells(lat, shapes, centres, config)
+            if len(more) <= len(agree):
+                break
+            agree = more
         if (len(agree) < 3 or 2 * len(agree) <= len(shapes)
                 or (best is not None and len(agree) <= best.inliers)):
             continue
-        cells, _ = _residuals(seed, centres[agree])
-        src = np.array([UNIT.corners(tuple(c)) for c in cells], np.float64)
-        refit = _spanned(src, np.array([shapes[i] for i in agree]))
-        best = Lattice(refit.homography, len(agree))
+        best = Lattice(lat.homography, len(agree))
     return best
 
 
