@@ -169,7 +169,6 @@ def fit_lattice(centres: np.ndarray, radius: float, config: ScanConfig = DEFAULT
     return best
 
 
-
 def hexagon_start(hexagons: list[np.ndarray], config: ScanConfig = DEFAULT_CONFIG
                   ) -> Lattice | None:
     """The lattice one lone hexagon's own six corners span (an affine map; its cell
@@ -180,10 +179,9 @@ def hexagon_start(hexagons: list[np.ndarray], config: ScanConfig = DEFAULT_CONFI
     gathers more (one hexagon's turn, a little off, misses the far ones). Lone hexagons
     need not be neighbours (``fit_lattice`` pairs neighbours); each shows the tiles'
     size, turn and phase where the map's seams may not (dim light, art that repeats).
-    None unless
-    three hexagons and more than half of them agree: lone outlines may be pieces of
-    tiles (composite 6102: 8, of which one seed alone gathered 3, on a lattice 0.88 of
-    the tiles'; refitted while it gathers more, 5 agree on the tiles' own)."""
+    None unless three hexagons and more than half of them agree: lone outlines may be
+    pieces of tiles (composite 6102: 8, of which one seed alone gathered 3, on a lattice
+    0.88 of the tiles'; refitted while it gathers more, 5 agree on the tiles' own)."""
     if len(hexagons) < 3:
         return None
     shapes = [np.asarray(h, np.float64) for h in hexagons]
