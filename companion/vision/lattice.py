@@ -229,11 +229,14 @@ def _on_cells(lat: Lattice, shapes: list[np.ndarray], centres: np.ndarray,
     _, res = _residuals(lat, centres)
     out = []
     for i in np.nonzero(res <= config.lattice.inlier_frac)[0]:
-        corners = lat.to_lattice(shapes[i])
-        size = float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean())
-        if 0.8 <= size <= 1.25:
+        if 0.8 <= outline_radius(lat.to_lattice(shapes[i])) <= 1.25:
             out.append(int(i))
     return out
+
+
+def outline_radius(corners: np.ndarray) -> float:
+    """The mean distance of an outline's corners from their centre (in its own units)."""
+    return float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean())
 
 
 def _residuals(lat: Lattice, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

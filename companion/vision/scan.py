@@ -336,7 +336,7 @@ def _outlines_on_the_map(hexes: list[Blob], cells: list[LocatedTile], config: Sc
             or _agreement(tiles) < config.lattice.period_weak_agreement):
         return False
     centres = np.array([c.corners.mean(axis=0) for c in tiles])
-    radius = float(np.median([_outline_radius(c.corners) for c in tiles]))
+    radius = float(np.median([lattice_mod.outline_radius(c.corners) for c in tiles]))
     offsets = [float(np.min(np.linalg.norm(centres - b.hexagon.mean(axis=0), axis=1)))
                for b in hexes if b.hexagon is not None]
     return float(np.median(offsets)) <= config.find.pieces_on_lattice_max * radius
@@ -369,12 +369,7 @@ def _outline_maybe_a_map(hexes: list[Blob], config: ScanConfig) -> Blob | None:
 
 def _hex_radius(blob: Blob) -> float:
     assert blob.hexagon is not None
-    return _outline_radius(blob.hexagon)
-
-
-def _outline_radius(corners: np.ndarray) -> float:
-    """The mean distance of an outline's corners from their centre (image pixels)."""
-    return float(np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean())
+    return lattice_mod.outline_radius(blob.hexagon)
 
 
 def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
@@ -530,6 +525,17 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     best_faint: dict[int, _Candidate] = {}
     other: _Candidate | None = None
     fitting: list[_Candidate] = []  # every candidate of the right size
+    # The lone hexagons' own lattices start every view but the faint periods' (RANSAC
+    # over neighbouring hexagons; where the seams show no period, the lattice most lone
+    # hexagons lie on: where they do, it places the map no better and may miss a rim tile).
+    hexagon_starts: list[lattice_mod.Lattice] = []
+    if len(hexes) >= 3:
+        shapes = [b.hexagon for b in hexes if b.hexagon is not None]
+        ransac = lattice_mod.fit_lattice(np.array([h.mean(axis=0) for h in shapes]),
+                                         radius, config)
+        seeded = (lattice_mod.hexagon_start(shapes, config)
+                  if config.lattice.hexagon_starts and period is None else None)
+        hexagon_starts = [lat for lat in (seeded, ransac) if lat is not None]
     for v in views:
         if v is view:
             # The silhouette's outline is a start of its own only when the seams did not
@@ -540,19 +546,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             starts = lattice_mod.fit_period(v, faint_views[id(v)][1], config)
         else:
             starts = lattice_mod.fit_local(v, config)
-        if len(hexes) >= 3 and id(v) not in faint_views:
-            centres = np.array([b.hexagon.mean(axis=0) for b in hexes
-                                if b.hexagon is not None])
-            ransac = lattice_mod.fit_lattice(centres, radius, config)
-            if ransac is not None:
-                starts.insert(0, ransac)
-            # Where the seams show no period, the lone hexagons' own lattice is a start
-            # (where they do, it places the map no better and may miss a rim tile).
-            seeded = (lattice_mod.hexagon_start([b.hexagon for b in hexes
-                                                 if b.hexagon is not None], config)
-                      if config.lattice.hexagon_starts and period is None else None)
-            if seeded is not None:
-                starts.insert(0, seeded)
+        if id(v) not in faint_views:
+            starts = hexagon_starts + starts
         def refined(start: lattice_mod.Lattice, v: lattice_mod.MapView = v
                     ) -> tuple[lattice_mod.Lattice, list[tuple[int, int]], float]:
             if clock:
@@ -856,7 +851,7 @@ def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
     import cv2
 
     corners = np.asarray(one_tile, np.float64)
-    outline_radius = _outline_radius(corners)
+    outline_radius = lattice_mod.outline_radius(corners)
     if period is None or period.radius > 0.5 * outline_radius:
         return False
     inner = lattice_mod.inner_seams(best.lattice, view, best.cells)
@@ -920,7 +915,7 @@ def _cell_radius(lat: lattice_mod.Lattice, cells: list[tuple[int, int]]) -> floa
     """The median image circumradius of (a dozen of) the lattice's ``cells``."""
     sizes = []
     for cell in cells[:: max(1, len(cells) // 12)]:
-        sizes.append(_outline_radius(lat.cell_corners(cell)))
+        sizes.append(lattice_mod.outline_radius(lat.cell_corners(cell)))
     return float(np.median(sizes))
 
 
