@@ -250,6 +250,11 @@ class LatticeConfig:
     the lattices placed (``placed_candidates``, this one), the one whose tiles' own
     outlines agree best with the seams wins (the median ``lattice.CellFits.agreement``
     of its tiles)."""
+    wide_candidates: int = 2
+    """How many of the placed lattices (best ``fit_quality`` first) have their starts
+    grown again with ``snap_search_wide``: where the silhouette is broken (glare, a
+    shadow) or the map tilts steeply, the best by the silhouette may stop half a cell
+    off in the far part of the map while a runner-up grows onto every tile."""
     finer_below_cells: int = 10
     """A map read as fewer cells than this, or whose period is ``lattice.Period.coarse``,
     tries the finer lattices whose coarser sublattice its period may be
@@ -274,7 +279,8 @@ class LatticeConfig:
     placed_candidates: int = 2
     """How many of the lattices grown from the starts, best ``fit_quality`` first, have
     their cells placed and judged by their tiles' own outlines (with the wider growth
-    of the best one): the silhouette's fit errs where it is broken or takes in clutter."""
+    of the best ``wide_candidates``): the silhouette's fit errs where it is broken or
+    takes in clutter."""
     snap_steps: int = 9
     snap_reach: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 99, 99, 99)
     """Lattice distance from the middle cell of the cells used in each growth round."""

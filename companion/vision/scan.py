@@ -602,14 +602,16 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     layouts = [(c.lattice, c.cells) for c in placing]
     if config.lattice.snap_search_wide > 0:
         # Hand-laid tiles drift further from one homography than the search reaches:
-        # grow the best start again with a wider search. The silhouette misjudges a
-        # drifting lattice (and one half a cell off where it is broken); each tile's
-        # own outline judges (``_Placed.agreement``).
-        wide = lattice_mod.refine_by_seams(best.start, best.view, config,
-                                           config.lattice.snap_search_wide)
-        cells = lattice_mod.occupied(wide, best.view, config)
-        if cells:
-            layouts.append((wide, cells))
+        # grow the starts of the best (``lattice.wide_candidates``) again with a wider
+        # search. The silhouette misjudges a drifting lattice (and one half a cell off
+        # where it is broken), so the best by it may not be the one that grows right;
+        # each tile's own outline judges (``_Placed.agreement``).
+        for c in placing[:max(1, config.lattice.wide_candidates)]:
+            wide = lattice_mod.refine_by_seams(c.start, c.view, config,
+                                               config.lattice.snap_search_wide)
+            cells = lattice_mod.occupied(wide, c.view, config)
+            if cells:
+                layouts.append((wide, cells))
     distinct = _distinct(layouts, radius)
     placed = _shared(lambda layout: _place_cells(image, view, *layout, config, clock),
                      distinct, config, config.io.fork_locating)
