@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -234,16 +234,55 @@ def design(rows: np.ndarray) -> np.ndarray:
 class CellModel(LogisticModel):
     """Logistic model of P(tile | a cell's ``FEATURES``) and the keeping threshold;
     ``features`` names the input columns (``COLUMNS``), ``mean`` and ``scale``
-    standardise them."""
+    standardise them. ``low`` and ``high`` (when fitted, ``tile_caps``) clip each
+    column before it is weighed: a value beyond the range the tiles show counts as no
+    more evidence of a tile than the tiles' own extreme (a linear weight would make a
+    cell all roof-red, a pink check under glare, more of a tile than any tile is)."""
+
+    low: np.ndarray | None = None
+    high: np.ndarray | None = None
 
     def probability(self, rows: np.ndarray) -> np.ndarray:
         """P(tile) of each row (n x len(FEATURES))."""
-        return self.probability_of(design(rows))
+        columns = design(rows)
+        if self.low is not None and self.high is not None:
+            columns = np.clip(columns, self.low, self.high)
+        return self.probability_of(columns)
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        if self.low is not None and self.high is not None:
+            data["low"] = [None if not np.isfinite(v) else round(float(v), 6) for v in self.low]
+            data["high"] = [None if not np.isfinite(v) else round(float(v), 6)
+                            for v in self.high]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CellModel:
-        return cls.read(data, COLUMNS, "cell model fitted on other features than "
-                                       "companion.vision.cell_art.FEATURES: run make fit-cells")
+        model = cls.read(data, COLUMNS, "cell model fitted on other features than "
+                                        "companion.vision.cell_art.FEATURES: run make fit-cells")
+        if "low" not in data or "high" not in data:
+            return model
+        low = np.array([-np.inf if v is None else v for v in data["low"]], np.float64)
+        high = np.array([np.inf if v is None else v for v in data["high"]], np.float64)
+        return replace(model, low=low, high=high)
+
+
+def tile_caps(columns: np.ndarray, is_tile: np.ndarray, weights: np.ndarray,
+              share: float = 0.001) -> tuple[np.ndarray, np.ndarray]:
+    """``CellModel.low`` and ``high`` for ``design`` columns: a column weighed towards a
+    tile is capped above at the tiles' ``1 - share`` quantile, one weighed against at
+    their ``share`` quantile; the other side stays open (evidence against a tile is
+    never capped)."""
+    tiles = columns[is_tile]
+    low = np.full(columns.shape[1], -np.inf)
+    high = np.full(columns.shape[1], np.inf)
+    if len(tiles) == 0:
+        return low, high
+    up, down = np.quantile(tiles, 1.0 - share, axis=0), np.quantile(tiles, share, axis=0)
+    high[weights > 0] = up[weights > 0]
+    low[weights < 0] = down[weights < 0]
+    return low, high
 
 
 @lru_cache(maxsize=4)

@@ -99,6 +99,45 @@ def test_the_model_round_trips_and_refuses_a_file_for_other_features(tmp_path: P
     assert cell_art.load_model(tmp_path / "absent.json") is None
 
 
+def test_caps_end_a_columns_evidence_for_a_tile_where_the_tiles_values_end() -> None:
+    """``tile_caps``: a column weighed towards a tile is capped above at the tiles'
+    quantile, one weighed against below; the other side stays open."""
+    rng = np.random.default_rng(5)
+    x = rng.uniform(0.0, 1.0, (1000, 3))
+    is_tile = np.arange(1000) < 500
+    x[is_tile, 0] *= 0.3  # the tiles' first column ends near 0.3; the rest's runs to 1
+    low, high = cell_art.tile_caps(x, is_tile, np.array([1.0, -1.0, 0.0]), share=0.01)
+    assert high[0] == pytest.approx(np.quantile(x[is_tile, 0], 0.99))
+    assert high[0] < 0.3 and low[0] == -np.inf
+    assert low[1] == pytest.approx(np.quantile(x[is_tile, 1], 0.01)) and high[1] == np.inf
+    assert low[2] == -np.inf and high[2] == np.inf  # a column with no weight is left open
+
+
+def test_a_value_past_the_tiles_own_counts_no_more_for_a_tile_but_fully_against() -> None:
+    """A cell all one art colour (pink checks under glare read as roofs) scores as a
+    tile's most roof-red would, however far past it; a value against a tile is never
+    capped. The caps survive the file."""
+    n, m = len(cell_art.FEATURES), len(cell_art.COLUMNS)
+    weights = np.zeros(m)
+    roof, crossing = (cell_art.COLUMNS.index(c) for c in ("share_roof", "crossing"))
+    weights[roof], weights[crossing] = 2.0, -2.0
+    low, high = np.full(m, -np.inf), np.full(m, np.inf)
+    high[roof], low[crossing] = 0.3, 0.0
+    capped = cell_art.CellModel(cell_art.COLUMNS, np.zeros(m), np.ones(m), weights, 0.0,
+                                0.5, {}, low, high)
+    rows = np.zeros((4, n))
+    rows[:, cell_art.FEATURES.index("share_roof")] = [0.3, 0.9, 0.0, 0.0]
+    rows[:, cell_art.FEATURES.index("crossing")] = [0.0, 0.0, 0.5, 0.9]
+    p = capped.probability(rows)
+    assert p[1] == pytest.approx(p[0])
+    assert p[3] < p[2] < 0.5
+    open_model = cell_art.CellModel(cell_art.COLUMNS, np.zeros(m), np.ones(m), weights, 0.0,
+                                    0.5, {})
+    assert open_model.probability(rows)[1] > p[1]
+    again = cell_art.CellModel.from_json(json.loads(json.dumps(capped.to_json())))
+    assert np.allclose(again.probability(rows), p)
+
+
 def test_the_shipped_model_is_fitted_on_these_features() -> None:
     model = cell_art.load_model()
     assert model is not None and model.features == cell_art.COLUMNS
@@ -187,3 +226,31 @@ def test_the_training_ring_locates_the_free_neighbours_and_a_scan_never_keeps_th
     ring = np.array([f.beside for f in ready.found])
     assert np.mean(p[ring] >= model.threshold) < 0.5
     assert np.mean(p[~ring] >= model.threshold) > 0.9
+
+
+@pytest.mark.slow
+def test_checks_of_the_cloth_read_as_roofs_are_no_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real tiles on a pink checked cloth (composite 20912, a held-out set of session
+    31): the lattice takes in a cell above the map's top row that lies on the cloth
+    alone, its checks read as roof red (91 % of it, no game colour at all). Weighed
+    linearly, that share outweighed the checks and the missing game colours (P 0.65);
+    capped where the tiles' own roof share ends (``CellModel.high``) it is refused (P
+    0.28), and the 25 tiles are kept."""
+    from dataclasses import replace
+
+    from companion.vision import scan
+    from companion.vision.synth import composite
+    from companion.vision.synth.evaluate import compare, composite_cases
+
+    if composite.shared_tiles_dir() is None:
+        pytest.skip("../shared/tiles is absent")
+    case = next(composite_cases(13, 20900, (4000, 3000), real_table=True, skip=12))
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    capped = compare(scan(case.photo, slow), case.truth, case.kind)
+    model = cell_art.load_model()
+    assert model is not None and model.high is not None
+    monkeypatch.setattr(cell_art, "load_model",
+                        lambda path=None: replace(model, low=None, high=None))
+    uncapped = compare(scan(case.photo, slow), case.truth, case.kind)
+    assert capped.placed_right == len(case.truth) == 25 and capped.extra == 0
+    assert uncapped.extra >= 1

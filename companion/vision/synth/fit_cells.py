@@ -13,7 +13,9 @@ markers, mats, grain the background model misses).
 
 The model is an L2-regularised logistic regression (``fit_doubt.fit_logistic``) on the
 standardised rows and their hinges (``cell_art.design``), each group weighing alike and,
-within a group, cells with and without a tile alike (``weights``). The threshold is chosen on
+within a group, cells with and without a tile alike (``weights``), fitted again with
+each column capped where the tiles' own values end on the side it counts for a tile
+(``cell_art.tile_caps``, ``CAP_SHARE``). The threshold is chosen on
 *out-of-fold* probabilities (each photo judged by a model fitted without its fold): the highest
 at which ``KEEP`` of the tiles are kept, so it is the threshold a new photo needs. The
 report compares it, on the same cells, with the hand-set rules
@@ -40,7 +42,8 @@ import numpy as np
 
 from companion.vision import cell_art
 from companion.vision.synth import evaluate as ev
-from companion.vision.synth.fit_doubt import fit_logistic, photo_folds, probability
+from companion.vision.synth.fit_doubt import fit_logistic, photo_folds
+from companion.vision.synth.fit_doubt import probability as logistic_probability
 
 SEED = 20261203
 FIT_SEEDS: dict[str, range] = {
@@ -59,6 +62,9 @@ the same as the map's own such cells."""
 L2 = 30.0
 """Chosen by cross-validation by photo (3 ... 300)."""
 FOLDS = 5
+CAP_SHARE = 0.001
+"""The tiles' quantile (each side) that caps a column's evidence for a tile
+(``cell_art.tile_caps``)."""
 
 
 def _case(job: tuple[str, int, str | None]) -> ev.Case:
@@ -147,9 +153,24 @@ def weights(y: np.ndarray, groups: np.ndarray, beside: np.ndarray | None = None
     return w
 
 
+Fitted = tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]
+"""Mean, scale, weights, bias and the columns' caps (``cell_art.tile_caps``)."""
+
+
 def fit(x: np.ndarray, y: np.ndarray, groups: np.ndarray, beside: np.ndarray | None = None,
-        l2: float = L2) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    return fit_logistic(x, y, weights(y, groups, beside), l2)
+        l2: float = L2) -> Fitted:
+    """The logistic model of ``design`` columns ``x``, fitted again on the columns
+    clipped to the caps the first fit's weights give (``cell_art.tile_caps``)."""
+    w = weights(y, groups, beside)
+    first = fit_logistic(x, y, w, l2)
+    low, high = cell_art.tile_caps(x, y == 1, first[2], CAP_SHARE)
+    return (*fit_logistic(np.clip(x, low, high), y, w, l2), low, high)
+
+
+def probability(x: np.ndarray, fitted: Fitted) -> np.ndarray:
+    """P(tile) of ``design`` rows ``x`` under ``fitted`` (clipped to its caps)."""
+    mean, scale, coef, bias, low, high = fitted
+    return logistic_probability(np.clip(x, low, high), (mean, scale, coef, bias))
 
 
 def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray, photos: np.ndarray,
@@ -252,13 +273,12 @@ def main(argv: list[str] | None = None) -> int:
         t_held = threshold_for(p_tr, y[~te])
         lines += report(probability(x[te], fitted), y[te], rules[te], beside[te],
                         groups[te], photos[te], t_held, [g for g in sets if g.startswith(held)])
-    mean, scale, coef, bias = fit(x, y, groups, beside)
+    mean, scale, coef, bias, low, high = fit(x, y, groups, beside)
     model = cell_art.CellModel(
         cell_art.COLUMNS, mean, scale, coef, bias, threshold,
         {"seeds": {g: [r.start, r.stop] for g, r in FIT_SEEDS.items()}, "l2": L2,
-         "keep": KEEP, "beside_share": BESIDE_SHARE, "rows": int(len(y)),
-         "tiles": int(y.sum()),
-         "report": lines})
+         "keep": KEEP, "beside_share": BESIDE_SHARE, "caps": CAP_SHARE,
+         "rows": int(len(y)), "tiles": int(y.sum()), "report": lines}, low, high)
     model.save(args.out)
     for line in lines:
         print(line)
