@@ -12,12 +12,13 @@ mean colour relative to the photo's median tile-like cell only (tiles in one pho
 light and focus, clutter does not; an absolute level would learn the training photos'
 light), how well its outline agrees with the seams, and how many of its lattice
 neighbours were located. A logistic model (``CellModel``: standardisation, weights,
-bias, over the row and a few hinges of it, ``design``) turns the row into P(tile); cells
-at or above ``CellModel.threshold`` are kept. The weights and the threshold are fitted
+bias, over the row and a few hinges of it, ``design``, each column capped where the
+tiles' own values end, ``tile_caps``) turns the row into P(tile); cells at or above
+``CellModel.threshold`` are kept. The weights and the threshold are fitted
 on scans of rendered and composite photos with known truth that no evaluation uses
 (``companion.vision.synth.fit_cells``, ``make fit-cells``). File: ``models/cells.json``
 (``features`` names the columns, so a file for other features is refused rather than
-misread).
+misread; ``low`` and ``high`` the caps, null where a column is open).
 """
 
 from __future__ import annotations
