@@ -3,7 +3,8 @@
 Representation: ``held_out_case(first, skip)`` is photo ``first + skip`` (its case);
 ``read_held_out(first, skip, **off)`` renders photo ``first + skip`` of
 the evaluation's ``--set rendered --real-table --count 30 --seed first`` (``--set
-composite`` with ``composite=True``) and returns the
+composite`` with ``composite=True``; a larger ``--count`` where ``skip`` is 30 or more:
+each photo is drawn alone from its seed, so the first 30 are the same) and returns the
 ``Tally`` of the scan as it is, that of the scan with the settings ``off`` (the
 counterfactual), and the photo's tile count. A refused scan tallies as an error with
 every tile missed (``evaluate.run_case``).
@@ -18,7 +19,7 @@ from companion.vision.synth.evaluate import Case, Tally, composite_cases, render
 
 def held_out_case(first: int, skip: int, composite: bool = False) -> Case:
     cases = composite_cases if composite else rendered_cases
-    return next(cases(30, first, (4000, 3000), real_table=True, skip=skip))
+    return next(cases(max(30, skip + 1), first, (4000, 3000), real_table=True, skip=skip))
 
 
 def read_held_out(first: int, skip: int, composite: bool = False, **off: object

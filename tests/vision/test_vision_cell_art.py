@@ -240,11 +240,12 @@ def test_checks_of_the_cloth_read_as_roofs_are_no_tile(monkeypatch: pytest.Monke
 
     from companion.vision import scan
     from companion.vision.synth import composite
-    from companion.vision.synth.evaluate import compare, composite_cases
+    from companion.vision.synth.evaluate import compare
+    from tests.helpers.held_out import held_out_case
 
     if composite.shared_tiles_dir() is None:
         pytest.skip("../shared/tiles is absent")
-    case = next(composite_cases(13, 20900, (4000, 3000), real_table=True, skip=12))
+    case = held_out_case(20900, 12, composite=True)
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
     capped = compare(scan(case.photo, slow), case.truth, case.kind)
     model = cell_art.load_model()

@@ -17,7 +17,7 @@ from companion.vision.background import foreground_mask
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.scan import _Placed
 from companion.vision.synth.evaluate import compare, rendered_cases
-from tests.helpers.held_out import read_held_out
+from tests.helpers.held_out import held_out_case, read_held_out
 from tests.helpers.scanner_synth import draw_map, random_map
 
 scan_module = importlib.import_module("companion.vision.scan")
@@ -84,18 +84,13 @@ def test_the_runner_up_grown_wider_follows_a_steeply_tilted_map() -> None:
     (``lattice.wide_candidates``) follows the perspective onto every tile, and the
     tiles' outlines choose it (median agreement 0.49 against 0.33)."""
     from companion.vision.synth import composite
-    from companion.vision.synth.evaluate import composite_cases
 
     if composite.shared_tiles_dir() is None:
         pytest.skip("../shared/tiles is absent")
-    case = next(composite_cases(53, 20800, (4000, 3000), real_table=True, skip=52))
-    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
-    both = compare(scan(case.photo, slow), case.truth, case.kind)
-    best_only = compare(scan(case.photo, slow.tuned(wide_candidates=1)), case.truth,
-                        case.kind)
-    assert both.placed_right == len(case.truth) == 24 and both.extra == 0
+    both, best_only, tiles = read_held_out(20800, 52, composite=True, wide_candidates=1)
+    assert both.placed_right == tiles == 24 and both.extra == 0
     assert both.edges_right >= 140
-    assert best_only.placed_right <= 20
+    assert best_only.errors == 0 and best_only.placed_right <= 20
 
 
 @pytest.mark.slow
@@ -143,17 +138,17 @@ def test_a_finer_lattice_outscoring_the_tiles_size_is_grown_to_it() -> None:
     size from the finer one (``lattice.coarser_rival``), it competes and wins. (The five
     hexagons' own lattice, ``lattice.hexagon_starts``, finds the map too: off here.)"""
     from companion.vision.synth import composite
-    from companion.vision.synth.evaluate import composite_cases
 
     if composite.shared_tiles_dir() is None:
         pytest.skip("../shared/tiles is absent")
-    case = next(composite_cases(51, 20200, (4000, 3000), real_table=True, skip=50))
+    case = held_out_case(20200, 50, composite=True)
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0, hexagon_starts=False)
     grown = compare(scan(case.photo, slow), case.truth, case.kind)
     assert grown.placed_right == len(case.truth) == 20
     assert grown.extra == 0 and grown.edges_right >= 118
     finer = compare(scan(case.photo, slow.tuned(coarser_rival=False)), case.truth, case.kind)
     assert finer.extra >= 10
+
 
 def test_a_layout_is_judged_by_its_typical_tile() -> None:
     """A layout with a few sharp fits among many poor ones (cells half a cell off, each

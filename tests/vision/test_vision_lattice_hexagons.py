@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.vision import lattice, scan
+from companion.vision import lattice
 from companion.vision.config import DEFAULT_CONFIG
-from companion.vision.synth.evaluate import compare, composite_cases
+from tests.helpers.held_out import read_held_out
 
 
 def _camera(turn_deg: float, size: float, tilt: float) -> np.ndarray:
@@ -81,12 +81,7 @@ def test_a_dim_map_is_placed_on_its_lone_hexagons() -> None:
 
     if composite.shared_tiles_dir() is None:
         pytest.skip("../shared/tiles is absent")
-    case = next(composite_cases(9, 20500, (4000, 3000), real_table=True, skip=8))
-    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
-    seeded = compare(scan(case.photo, slow), case.truth, case.kind)
-    n = len(case.truth)
+    seeded, unseeded, n = read_held_out(20500, 8, composite=True, hexagon_starts=False)
     assert n == 37 and seeded.placed_right >= n - 1
     assert seeded.extra <= 1 and seeded.edges_right >= 6 * (n - 1) - 4
-    unseeded = compare(scan(case.photo, slow.tuned(hexagon_starts=False)), case.truth,
-                       case.kind)
     assert unseeded.extra >= 10
