@@ -253,9 +253,7 @@ class CellModel(LogisticModel):
     def to_json(self) -> dict[str, Any]:
         data = super().to_json()
         if self.low is not None and self.high is not None:
-            data["low"] = [None if not np.isfinite(v) else round(float(v), 6) for v in self.low]
-            data["high"] = [None if not np.isfinite(v) else round(float(v), 6)
-                            for v in self.high]
+            data["low"], data["high"] = _nullable(self.low), _nullable(self.high)
         return data
 
     @classmethod
@@ -264,9 +262,18 @@ class CellModel(LogisticModel):
                                         "companion.vision.cell_art.FEATURES: run make fit-cells")
         if "low" not in data or "high" not in data:
             return model
-        low = np.array([-np.inf if v is None else v for v in data["low"]], np.float64)
-        high = np.array([np.inf if v is None else v for v in data["high"]], np.float64)
-        return replace(model, low=low, high=high)
+        return replace(model, low=_opened(data["low"], -np.inf),
+                       high=_opened(data["high"], np.inf))
+
+
+def _nullable(caps: np.ndarray) -> list[float | None]:
+    """Caps as JSON: null where the column is open."""
+    return [round(float(v), 6) if np.isfinite(v) else None for v in caps]
+
+
+def _opened(caps: list[float | None], open_end: float) -> np.ndarray:
+    """Caps from JSON: ``open_end`` where null."""
+    return np.array([open_end if v is None else v for v in caps], np.float64)
 
 
 def tile_caps(columns: np.ndarray, is_tile: np.ndarray, weights: np.ndarray,
