@@ -599,22 +599,32 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     placing = [best, *runners_up][:max(1, config.lattice.placed_candidates)]
     placing += [c for c in best_faint.values() if c not in placing]
     placing += [grown] if grown is not None else []
-    layouts = [(c.lattice, c.cells) for c in placing]
-    if config.lattice.snap_search_wide > 0:
-        # Hand-laid tiles drift further from one homography than the search reaches:
-        # grow the starts of the best (``lattice.wide_candidates``) again with a wider
-        # search. The silhouette misjudges a drifting lattice (and one half a cell off
-        # where it is broken), so the best by it may not be the one that grows right;
-        # each tile's own outline judges (``_Placed.agreement``).
-        for c in placing[:max(1, config.lattice.wide_candidates)]:
-            wide = lattice_mod.refine_by_seams(c.start, c.view, config,
-                                               config.lattice.snap_search_wide)
-            cells = lattice_mod.occupied(wide, c.view, config)
-            if cells:
-                layouts.append((wide, cells))
-    distinct = _distinct(layouts, radius)
-    placed = _shared(lambda layout: _place_cells(image, view, *layout, config, clock),
-                     distinct, config, config.io.fork_locating)
+    plain = _distinct([(c.lattice, c.cells) for c in placing], radius)
+    # Hand-laid tiles drift further from one homography than the search reaches: the
+    # starts of the best (``lattice.wide_candidates``) are grown again with a wider
+    # search. The silhouette misjudges a drifting lattice (and one half a cell off where
+    # it is broken), so the best by it may not be the one that grows right; each tile's
+    # own outline judges (``_Placed.agreement``). A wider growth is a job of its own,
+    # shared out beside the placements.
+    wide = (placing[:max(1, config.lattice.wide_candidates)]
+            if config.lattice.snap_search_wide > 0 else [])
+    jobs: list[_Layout | _Candidate] = [*plain, *wide]
+
+    def placement(job: _Layout | _Candidate) -> tuple[_Layout, _Placed] | None:
+        if isinstance(job, _Candidate):
+            grown = lattice_mod.refine_by_seams(job.start, job.view, config,
+                                                config.lattice.snap_search_wide)
+            job = (grown, lattice_mod.occupied(grown, job.view, config))
+            if not job[1] or not _is_new(job, plain, radius):
+                return None
+        return job, _place_cells(image, view, *job, config, clock)
+
+    distinct: list[_Layout] = []
+    placed: list[_Placed] = []
+    for done in _shared(placement, jobs, config, config.io.fork_locating):
+        if done is not None and _is_new(done[0], distinct, radius):
+            distinct.append(done[0])
+            placed.append(done[1])
     at = _best_placed(placed, radius, config)
     chosen = _refitted(image, distinct[at], placed[at], config, clock)
     if chosen.agreement < config.lattice.period_weak_agreement or grown is not None:
@@ -791,16 +801,23 @@ def _best_placed(placed: list[_Placed], radius: float, config: ScanConfig) -> in
 
 
 def _distinct(layouts: list[_Layout], radius: float) -> list[_Layout]:
-    """``layouts`` without those whose cells lie where an earlier one's do (within a
-    quarter of the tile radius, which ``lattice.fit_cells`` snaps alike): placing the
-    same map twice tells nothing."""
+    """``layouts`` without those that are not ``_is_new`` beside the earlier ones
+    kept: placing the same map twice tells nothing."""
     out: list[_Layout] = []
-    for lat, cells in layouts:
-        pts = np.array([lattice_mod.UNIT.to_pixel(c) for c in cells], np.float64)
-        here = lat.to_image(pts)
-        if not any(np.abs(here - o.to_image(pts)).max() < 0.25 * radius for o, _ in out):
-            out.append((lat, cells))
+    for layout in layouts:
+        if _is_new(layout, out, radius):
+            out.append(layout)
     return out
+
+
+def _is_new(layout: _Layout, earlier: list[_Layout], radius: float) -> bool:
+    """Whether some of ``layout``'s cells lie away from where each of the ``earlier``
+    lattices puts them (farther than a quarter of the tile radius, which
+    ``lattice.fit_cells`` snaps alike)."""
+    lat, cells = layout
+    pts = np.array([lattice_mod.UNIT.to_pixel(c) for c in cells], np.float64)
+    here = lat.to_image(pts)
+    return not any(np.abs(here - o.to_image(pts)).max() < 0.25 * radius for o, _ in earlier)
 
 
 def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.Lattice,

@@ -48,6 +48,27 @@ def test_tiles_outlines_agree_best_where_the_tiles_lie() -> None:
     assert right.agreement.mean() > wrong.agreement.mean() + 0.1
 
 
+def test_a_layout_placed_where_an_earlier_one_lies_is_not_placed_again() -> None:
+    """``scan._is_new``, the rule by which the wider growths (shared out beside the
+    placements) and the runners-up are placed once each: a layout whose cells all lie
+    within a quarter of the tile radius of an earlier one's tells nothing new; one
+    moved by half a radius, or holding a cell the earlier lattice puts elsewhere, does."""
+    view, lat, cells = _view_and_lattice()
+
+    def moved(frac: float) -> lattice.Lattice:
+        shift = np.eye(3)
+        shift[0, 2] = frac * view.radius
+        return lattice.Lattice(shift @ lat.homography, 0)
+
+    earlier = [(lat, cells)]
+    assert not scan_module._is_new((moved(0.1), cells), earlier, view.radius)
+    assert scan_module._is_new((moved(0.5), cells), earlier, view.radius)
+    assert scan_module._is_new((moved(0.5), cells), [], view.radius)
+    near, far = moved(0.1), moved(0.5)
+    kept = scan_module._distinct([(lat, cells), (near, cells), (far, cells)], view.radius)
+    assert len(kept) == 2 and kept[0][0] is lat and kept[1][0] is far
+
+
 @pytest.mark.slow
 def test_a_hand_laid_map_drifting_from_one_homography_is_followed() -> None:
     """Real tiles laid by hand with gaps that add up across the map (composite 5203 of
