@@ -1,6 +1,7 @@
 """The scanner's fast paths give exactly what the plain numpy they replace gives: the
 hexagon's pixels by flat index (``rectify.inside_pixels``), the gains by lookup table
-(``edges.apply_gains``), the boundary map zeroed per channel (``lattice.boundary_map``),
+(``edges.apply_gains``), the white patch's channel extremes taken pairwise
+(``edges.white_gains``), the boundary map zeroed per channel (``lattice.boundary_map``),
 the table's colours measured once per photo (``background.ColourOdds.of_photo``) and a
 map view's distance transforms made in a thread beside its boundary maps
 (``lattice.map_view``)."""
@@ -38,6 +39,34 @@ def test_gains_by_table_are_the_gains_by_pixel(gains: list[float], seed: int) ->
                        0, 255).astype(np.uint8)
     expected = image if np.allclose(g, 1.0, atol=0.02) else by_pixel
     assert np.array_equal(edges.apply_gains(image, g), expected)
+
+
+def _white_gains_by_axis(tiles: list[np.ndarray]) -> np.ndarray:
+    """``edges.white_gains`` as first written: the channels' extremes by axis reduction
+    and the less coloured half by boolean mask."""
+    px = np.concatenate([inside_pixels(t, t.shape[1] // 2).reshape(-1, 3) for t in tiles])
+    if len(px) < 500:
+        return np.ones(3)
+    hi = px.max(axis=1).astype(np.float32)
+    chroma = (hi - px.min(axis=1)) / np.maximum(hi, 1.0)
+    px = px[chroma <= np.median(chroma)]
+    bright = px[:, 0].astype(np.int32) + px[:, 1] + px[:, 2]
+    mean = px[bright >= np.percentile(bright, 97)].astype(np.float64).mean(axis=0)
+    if mean.min() < 60 or mean.max() > edges.WHITE_TINT_MAX * mean.min():
+        return np.ones(3)
+    return np.clip(mean.mean() / mean, 1.0 / 1.5, 1.5)
+
+
+@given(count=st.integers(1, 12), tint=st.lists(st.floats(0.6, 1.0), min_size=3, max_size=3),
+       seed=st.integers(0, 99))
+@settings(max_examples=40, deadline=None)
+def test_white_gains_taken_pairwise_are_the_gains_by_axis(count: int, tint: list[float],
+                                                         seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    w, h = standard_size(24)
+    tiles = [np.clip(rng.normal(rng.uniform(60, 230, 3), rng.uniform(5, 50), (h, w, 3))
+                     * np.array(tint), 0, 255).astype(np.uint8) for _ in range(count)]
+    assert np.array_equal(edges.white_gains(tiles), _white_gains_by_axis(tiles))
 
 
 def test_rectify_blacks_out_what_lies_outside_the_hexagon() -> None:
