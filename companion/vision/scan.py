@@ -612,9 +612,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
 
     def placement(job: _Layout | _Candidate) -> tuple[_Layout, _Placed] | None:
         if isinstance(job, _Candidate):
-            grown = lattice_mod.refine_by_seams(job.start, job.view, config,
+            wider = lattice_mod.refine_by_seams(job.start, job.view, config,
                                                 config.lattice.snap_search_wide)
-            job = (grown, lattice_mod.occupied(grown, job.view, config))
+            job = (wider, lattice_mod.occupied(wider, job.view, config))
             if not job[1] or not _is_new(job, plain, radius):
                 return None
         return job, _place_cells(image, view, *job, config, clock)
