@@ -50,9 +50,9 @@ def test_tiles_outlines_agree_best_where_the_tiles_lie() -> None:
 
 def test_a_layout_placed_where_an_earlier_one_lies_is_not_placed_again() -> None:
     """``scan._is_new``, the rule by which the wider growths (shared out beside the
-    placements) and the runners-up are placed once each: a layout whose cells all lie
-    within a quarter of the tile radius of an earlier one's tells nothing new; one
-    moved by half a radius, or holding a cell the earlier lattice puts elsewhere, does."""
+    placements) and the runners-up are placed once each: a layout whose cells the
+    earlier lattice puts within a quarter of the tile radius of where its own lattice
+    does tells nothing new; one moved by half a radius does."""
     view, lat, cells = _view_and_lattice()
 
     def moved(frac: float) -> lattice.Lattice:
