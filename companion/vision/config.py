@@ -188,6 +188,20 @@ class FindConfig:
     (``cell_art``, ``models/cells.json``, ``make fit-cells``); false: by the hand-set
     ``art_*``, ``blank_*`` and ``paper_*`` rules above (``scan._shows_tile_art``), which
     loose tiles always use."""
+    keep_edged_cells: bool = True
+    """A located cell of an assembled map whose every side shown to the table (at least
+    ``keep_edged_sides_min``) is a tile's edge (``lattice.grow_seam_min``,
+    ``scan._edged_all_round``) holds a tile whatever the cell model says: an
+    all-village tile of pale cobbles in bright light looks like blank paper to the
+    model (renders 22017, 22021: 0.19 and 0.16 against its 0.35), but a tile has its
+    own cardboard edge all round, and the table or a hole in the map does not (the
+    cells the model refused in composites 21900 x60 and renders 22000 x30: at most 0.12
+    against the bar's 0.2)."""
+    keep_edged_sides_min: int = 3
+    """...showing at least this many sides to the table. Two sides can each lie along
+    a straight edge of clutter (a stack of cards beside the map in composite 22245:
+    0.30 on both); three run round half the hexagon, which a card's or a pad's right
+    angles do not."""
     judge_lifted_cells: bool = False
     """Judge the cells of a dim photo as lifted for reading (``terrain.exposure_floor``);
     false: as photographed, as the cell model was fitted (lifted, the table beside a dim

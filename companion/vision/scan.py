@@ -177,6 +177,9 @@ class LocatedTile:
     beside: bool = False
     """A free neighbour of the map located only to fit the cell model
     (``find.ring_cells``): never judged as one of the map's cells."""
+    edged: bool = False
+    """Every side the cell shows to the table (at least ``find.keep_edged_sides_min``)
+    is a tile's edge (``_edged_all_round``): a tile, whatever its art shows."""
 
 
 class Deadline:
@@ -407,6 +410,8 @@ class _Placed:
     """Each tile's ``lattice.CellFits.agreement``."""
     beside: set[tuple[int, int]] = field(default_factory=set)
     """The free neighbours among ``tiles`` (``find.ring_cells``)."""
+    edged: set[tuple[int, int]] = field(default_factory=set)
+    """The cells among ``tiles`` that are ``_edged_all_round``."""
 
     @property
     def agreement(self) -> float:
@@ -645,7 +650,7 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         located = rival
     else:
         located = [LocatedTile(cell, corners, rectify(image, corners, config.rectify.radius),
-                               fit, cell in chosen.beside)
+                               fit, cell in chosen.beside, cell in chosen.edged)
                    for (cell, corners), fit in zip(chosen.tiles, chosen.agreements,
                                                    strict=True)]
     return _or_finer(image, comps, raw, config, clock, one_tile, period, more, located)
@@ -826,7 +831,8 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
     """The tiles of a lattice: the cells the silhouette covers, those in shadow (unless
     ``shadows`` is off: the view is not the photo's silhouette) and those grown by their
     art, less groups apart without seams and cells of bare table, each with the corners
-    of its own outline (``lattice.fit_cells``)."""
+    of its own outline (``lattice.fit_cells``); those ``_edged_all_round`` among the
+    cells placed are marked (``find.keep_edged_cells``)."""
     seen: dict[tuple[int, int], np.ndarray] = {}
 
     def at_lattice(cell: tuple[int, int]) -> np.ndarray:
@@ -856,7 +862,12 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
             continue
         out.append((cell, fits.corners[cell]))
         agree.append(float(fits.agreement[i]))
-    return _Placed(out, agree, set(beside))
+    taken = {cell for cell, _ in out} - set(beside)
+    least = config.find.keep_edged_sides_min
+    edged = ({cell for cell in taken
+              if _edged_all_round(lat, view, cell, taken, config, least)}
+             if config.find.keep_edged_cells else set())
+    return _Placed(out, agree, set(beside), edged)
 
 
 def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,
@@ -1180,10 +1191,9 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     whose texture, scaled by the map's median lightness over its own, is not (a shadow
     across part of the map; ``lattice.grow_shaded_log_odds_min``). The tests are tried
     cheapest first. A cell that fails them may still join when every side it shows to
-    the table is a tile's edge (``lattice.grow_seam_min``, ``_table_sides``; the boundary
-    map beyond the silhouette, ``MapView.beyond``): a grey village tile on a pale
-    table. Accepted cells grow the map ring by ring; ``holds_tiles`` judges them again
-    with the rest."""
+    the table is a tile's edge (``_edged_all_round``; the boundary map beyond the
+    silhouette, ``MapView.beyond``): a grey village tile on a pale table. Accepted
+    cells grow the map ring by ring; ``holds_tiles`` judges them again with the rest."""
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
@@ -1216,18 +1226,6 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
 
     taken = set(cells)
 
-    def edged_all_round(n: tuple[int, int]) -> bool:
-        """Every side ``n`` shows to the table is a tile's edge (``grow_seam_min``)."""
-        if grow.grow_seam_min <= 0 or view is None:
-            return False
-        sides = _table_sides(lat, n, taken)
-        if len(sides) < grow.grow_seam_sides_min:
-            return False
-        t = np.linspace(0.15, 0.85, 8)[None, :, None]
-        a, b = sides[:, 0:1, :], sides[:, 1:2, :]
-        score = lattice_mod.oriented_score(view.beyond, a + (b - a) * t, b - a).mean(axis=1)
-        return bool(score.min() >= grow.grow_seam_min)
-
     rejected: set[tuple[int, int]] = set()
     out: list[tuple[int, int]] = []
     frontier = list(cells)
@@ -1246,13 +1244,32 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
         for n in candidates:
             if clock:
                 clock.check()
-            if shows_a_tile(n) or edged_all_round(n):
+            if shows_a_tile(n) or (view is not None
+                                   and _edged_all_round(lat, view, n, taken, config)):
                 taken.add(n)
                 out.append(n)
                 frontier.append(n)
             else:
                 rejected.add(n)
     return out
+
+
+def _edged_all_round(lat: lattice_mod.Lattice, view: lattice_mod.MapView,
+                     cell: tuple[int, int], taken: set[tuple[int, int]],
+                     config: ScanConfig, sides_min: int | None = None) -> bool:
+    """Every side ``cell`` shows to the table (the sides facing cells not ``taken``, at
+    least ``sides_min``, by default ``lattice.grow_seam_sides_min``) is a tile's edge
+    (``lattice.grow_seam_min``, on ``MapView.beyond``)."""
+    grow = config.lattice
+    if grow.grow_seam_min <= 0:
+        return False
+    sides = _table_sides(lat, cell, taken)
+    if len(sides) < (grow.grow_seam_sides_min if sides_min is None else sides_min):
+        return False
+    t = np.linspace(0.15, 0.85, 8)[None, :, None]
+    a, b = sides[:, 0:1, :], sides[:, 1:2, :]
+    score = lattice_mod.oriented_score(view.beyond, a + (b - a) * t, b - a).mean(axis=1)
+    return bool(score.min() >= grow.grow_seam_min)
 
 
 def _table_sides(lat: lattice_mod.Lattice, cell: tuple[int, int],
@@ -1487,13 +1504,14 @@ def cell_rows(ready: Prepared, config: ScanConfig) -> np.ndarray:
 
 def holds_tiles(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:
     """Which prepared cells hold a tile: for an assembled map the learned judgement
-    (``cell_art``, when ``find.learned_cells`` and the model is shipped), else the
-    hand-set rules (``_shows_tile_art``); then only the map's own groups
-    (``_one_landscape``)."""
+    (``cell_art``, when ``find.learned_cells`` and the model is shipped) or a tile's
+    edge all round (``LocatedTile.edged``), else the hand-set rules
+    (``_shows_tile_art``); then only the map's own groups (``_one_landscape``)."""
     model = cell_art.load_model() if config.find.learned_cells else None
     if kind == "assembled" and model is not None and len(ready.found) >= 3:
         p = model.probability(cell_rows(ready, config))
-        keep = [bool(v >= model.threshold) for v in p]
+        keep = [bool(v >= model.threshold) or f.edged for f, v in zip(ready.found, p,
+                                                                      strict=True)]
     else:
         inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
         tile_like = [t >= config.terrain.min_terrain_fraction for t in ready.game_share]
