@@ -213,6 +213,14 @@ class LatticeConfig:
     """Assembled maps: the hex lattice and which of its cells hold a tile (``lattice``,
     ``scan``)."""
 
+    faint_map_inside: bool = True
+    """A lone outline that may be a whole map (``scan._a_map_inside``) holds one when
+    the seams inside repeat too faintly to size the map (``period_weak_contrast`` ..
+    ``period_min_contrast``) at the size of the lattice fitted inside it, and that
+    lattice's cells meet along seams and explain the photo better than one tile: a
+    steep view of a compact map on a mat of its meadow's colour (composite 22418,
+    contrast 0.038) came back as one loose tile. False: only a period that sizes the
+    map counts."""
     size_tolerance: float = 1.3
     """With three or more tiles lying apart (their hexagons give the tile size), a
     lattice whose cells are more than this factor larger or smaller is a last resort."""

@@ -595,7 +595,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         return _or_finer(image, comps, raw, config, clock, one_tile, period, more, without)
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
-    if one_tile is not None and not _a_map_inside(one_tile, period, best, view, config):
+    if one_tile is not None and not _a_map_inside(
+            one_tile, period or _faint_support(best, faint, config), best, view, config):
         return []
     # The silhouette's judgement (``fit_quality``) errs where the silhouette is broken
     # or takes in clutter: the runners-up are placed too, and the tiles' own outlines
@@ -868,6 +869,18 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
               if _edged_all_round(lat, view, cell, taken, config, least)}
              if config.find.keep_edged_cells else set())
     return _Placed(out, agree, set(beside), edged)
+
+
+def _faint_support(best: _Candidate, faint: list[lattice_mod.Period], config: ScanConfig
+                   ) -> lattice_mod.Period | None:
+    """The strongest of the ``faint`` periods whose size the ``best`` lattice shares
+    (within ``lattice.size_tolerance``): seams that repeat, if too faintly to size the
+    map alone (a steep view of a map on a mat of its meadow's colour)."""
+    if not config.lattice.faint_map_inside:
+        return None
+    size = _cell_radius(best.lattice, best.cells)
+    tol = config.lattice.size_tolerance
+    return next((p for p in faint if 1.0 / tol <= p.radius / max(size, 1e-6) <= tol), None)
 
 
 def _a_map_inside(one_tile: np.ndarray, period: lattice_mod.Period | None,

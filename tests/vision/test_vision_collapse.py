@@ -212,3 +212,49 @@ def test_a_map_whose_silhouette_broke_into_tiles_and_pieces_is_a_map() -> None:
     assert tally.placed_right == n and tally.extra == 0 and tally.edges_right >= 6 * n - 2
     apart = scan(case.photo, slow.tuned(pieces_area_frac=1000.0))
     assert apart.kind == "loose" and len(apart.tiles) <= n // 2
+
+
+def test_a_faint_period_supports_a_map_of_its_own_size_only() -> None:
+    """``_faint_support``: the strongest faint period whose size the lattice inside the
+    outline shares stands in for the seams' period; one of another size does not."""
+    from companion.vision import lattice
+    from companion.vision.scan import _Candidate, _cell_radius, _faint_support
+
+    lat = lattice.Lattice(np.array([[40.0, 4.0, 500.0], [-3.0, 38.0, 400.0], [0, 0, 1.0]]), 0)
+    cells = [(q, r) for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]
+    size = _cell_radius(lat, cells)
+
+    def period(radius: float, contrast: float) -> lattice.Period:
+        k = radius * np.sqrt(3.0)  # neighbour distance of a cell of that circumradius
+        a = np.array([k, 0.0])
+        b = np.array([k / 2, k * np.sqrt(3.0) / 2])
+        return lattice.Period(a, b, contrast)
+
+    best = _Candidate(1.0, lat, cells, lat, None)  # type: ignore[arg-type]
+    half, same, double = period(size / 2, 0.039), period(size * 1.1, 0.031), period(2 * size, 0.035)
+    assert abs(same.radius / (size * 1.1) - 1.0) < 1e-9
+    assert _faint_support(best, [half, same, double], DEFAULT_CONFIG) is same
+    assert _faint_support(best, [half, double], DEFAULT_CONFIG) is None
+    assert _faint_support(best, [], DEFAULT_CONFIG) is None
+    off = DEFAULT_CONFIG.tuned(faint_map_inside=False)
+    assert _faint_support(best, [same], off) is None
+
+
+@pytest.mark.slow
+def test_a_compact_map_with_faint_seams_is_a_map_not_one_loose_tile() -> None:
+    """Composite 22418 (held out, session 33, then looked into): a steep view of a
+    compact map on a green mat; its outline is one big hexagon beside cards taken for a
+    second, and its seams repeat (contrast 0.038) just below the bar that sizes a map
+    (0.04). The map came back as two loose tiles (the map itself and the cards); at the
+    size of the lattice fitted inside, the faint period shows it is a map."""
+    from companion.vision.synth import composite
+    from tests.helpers.held_out import read_held_out
+
+    if composite.shared_tiles_dir() is None:
+        pytest.skip("../shared/tiles is absent")
+    faint, sized_only, tiles = read_held_out(22400, 18, composite=True,
+                                             faint_map_inside=False)
+    assert tiles == 34
+    assert sized_only.collapsed and sized_only.placed_right <= 2
+    assert faint.placed_right == tiles and faint.extra == 0 and faint.collapsed == 0
+    assert faint.edges_right >= 6 * tiles - 2
