@@ -389,6 +389,12 @@ class LatticeConfig:
     from the seams' period's, and not as a sublattice's, the map is also fitted as if the
     seams showed no period and the tiles' outlines choose (``scan._period_disowned``: wood
     grain or a patterned cloth may repeat more strongly than the seams). 0: never."""
+    period_cells_max: float = 2.0
+    """The lattice at the seams' period covering more than this many times
+    ``find.max_map_tiles`` cells is a texture's (a cloth's fine pattern): the map is
+    fitted without the period alone (``period_retry_without``), its placements skipped
+    (render 22118: 547-557 cells at the period, a fifth of the tiles' size, placed four
+    times and refitted, took the photo past the time limit)."""
     period_weak_agreement: float = 0.25
     """When the tiles placed at the seams' period fit their own outlines this poorly
     (``scan._Placed.agreement``, the median tile's), the period may be a texture's that

@@ -595,6 +595,14 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         return _or_finer(image, comps, raw, config, clock, one_tile, period, more, without)
     if best is None:
         raise ScanError("no tiles recognised: could not fit a hex lattice to the map")
+    if (given is None and period is not None and config.lattice.period_retry_without
+            and len(best.cells) > config.lattice.period_cells_max * config.find.max_map_tiles):
+        # More cells than any map holds: the period is a texture's (a cloth's fine
+        # pattern), and placing them all is slow: the fit without it decides alone.
+        without = rival_map(weak=True)
+        if without:
+            return _or_finer(image, comps, raw, config, clock, one_tile, period, more,
+                             without)
     if one_tile is not None and not _a_map_inside(
             one_tile, period or _faint_support(best, faint, config), best, view, config):
         return []

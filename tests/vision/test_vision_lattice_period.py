@@ -426,9 +426,11 @@ def test_a_period_the_lone_hexagons_disown_competes_with_their_size() -> None:
     about 78 px (3.4 times, no sublattice's ratio), and with most of the map in clusters
     it was read as 10 loose tiles (6 of 38 right). Tiles in clusters make it a map, and
     the map fitted at the hexagons' size wins on the tiles' outlines (at the period's:
-    hundreds of phantom cells)."""
+    hundreds of phantom cells). (A period covering more cells than any map,
+    ``period_cells_max``, is left for the fit without it too: off for the comparison.)"""
     rival, period_only, tiles = read_held_out(10300, 16, composite=True, lone_rival_min=0.0,
-                                              period_weak_agreement=0.0)
+                                              period_weak_agreement=0.0,
+                                              period_cells_max=1000.0)
     assert rival.placed_right >= tiles - 1 == 37 and rival.extra == 0
     assert rival.edges_right >= 215
     assert period_only.extra > 100
@@ -442,8 +444,10 @@ def test_tiles_that_fit_their_outlines_poorly_let_the_fit_without_the_period_com
     and the table around the map does not repeat it, so it stood: 288 cells placed, their
     median agreement with their outlines 0.11 (maps read right: 0.41-0.95), 16 of 20
     tiles right and 240 phantoms. Below ``period_weak_agreement`` the fit without the
-    period competes, and the outlines choose it."""
-    fixed, weak, tiles = read_held_out(15500, 21, composite=True, period_weak_agreement=0.0)
+    period competes, and the outlines choose it. (The cap on a period's cells,
+    ``period_cells_max``, mends it too: off for the comparison.)"""
+    fixed, weak, tiles = read_held_out(15500, 21, composite=True, period_weak_agreement=0.0,
+                                       period_cells_max=1000.0)
     assert fixed.placed_right == tiles == 20 and fixed.extra == 0
     assert fixed.edges_right >= 6 * tiles - 2
     assert weak.extra >= 100
@@ -591,11 +595,13 @@ def test_a_map_on_a_checkerboard_cloth_is_not_read_at_the_checks_size(
     themselves (``terrain.balance_on_tiles``: truer codes align that map better), with
     156 phantoms; 25 of 26 with 164 since the cell model weighs the checks' crossing
     (``cell_art.crossing``), which also took 10623's 2 phantoms away. The checked cloth
-    taken for table (``background.checks_as_table``, session 28) reads both maps too:
-    off for the comparison."""
+    taken for table (``background.checks_as_table``, session 28) reads both maps too,
+    and so does the cap on a period's cells (``period_cells_max``) the first: off for
+    the comparison."""
     fixed, checks, count = read_held_out(first, skip, composite=composite,
                                          period_table_share=0.0, refit_placed=False,
-                                         period_weak_agreement=0.0, checks_as_table=False)
+                                         period_weak_agreement=0.0, checks_as_table=False,
+                                         period_cells_max=1000.0)
     assert count == tiles
     assert fixed.placed_right == tiles and fixed.extra <= 2
     assert fixed.edges_right >= edges
@@ -691,3 +697,34 @@ def test_the_finer_lattice_a_sublattices_period_derives_mends_the_map(
     # phantoms: a map this far off is as failed as one half lost
     assert neither.extra >= 3
     assert neither.placed_right <= tiles // 2 or neither.extra >= tiles
+
+
+@pytest.mark.slow
+def test_a_period_placing_more_cells_than_any_map_is_left_for_the_fit_without_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Render 22118 (held out, session 33, then looked into): a cloth's fine pattern
+    repeats at a fifth of the tiles' size; its lattice covers 547-557 cells, and
+    placing and refitting them four times took the photo past the time limit. A
+    lattice at the period covering more cells than ``lattice.period_cells_max`` times
+    the largest map is a texture's: the fit without the period decides alone, and
+    reads the map whole."""
+    from companion.vision.synth.evaluate import run_case
+    from tests.helpers.held_out import held_out_case
+
+    scan_module = importlib.import_module("companion.vision.scan")
+    case = held_out_case(22100, 18)
+    placed: list[int] = []
+    place = scan_module._place_cells
+
+    def counting(*args: object, **kwargs: object) -> object:
+        placed.append(len(args[3]))  # type: ignore[arg-type]
+        return place(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scan_module, "_place_cells", counting)
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    tally = run_case(case, lambda photo: scan_module.scan(photo, slow))
+    assert tally.placed_right == len(case.truth) == 25 and tally.extra == 0
+    assert max(placed) <= 2 * DEFAULT_CONFIG.find.max_map_tiles
+    placed.clear()
+    run_case(case, lambda photo: scan_module.scan(photo, slow.tuned(period_cells_max=1000.0)))
+    assert max(placed) > 500
