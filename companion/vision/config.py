@@ -202,6 +202,15 @@ class FindConfig:
     a straight edge of clutter (a stack of cards beside the map in composite 22245:
     0.30 on both); three run round half the hexagon, which a card's or a pad's right
     angles do not."""
+    apart_sure_min: float = 0.8
+    """A group of cells not edge to edge with the map's largest group is kept only when
+    the cell model is this sure (P(tile)) of one of its cells, or one is edged
+    (``scan._sure_groups``). Cells the model passes near its threshold, apart from the
+    map, are a play mat under glare or clutter, whose neighbours the model refused
+    (composite 22443: three at 0.38-0.51 beside a mat's square). In the cell model's own
+    fitting photos (composites 7600 x100, renders 7700 x60: 5044 tiles kept), the 15
+    tiles kept apart from the map scored 0.96 or more, the 4 cells kept apart without a
+    tile 0.40-0.64. 0: off."""
     judge_lifted_cells: bool = False
     """Judge the cells of a dim photo as lifted for reading (``terrain.exposure_floor``);
     false: as photographed, as the cell model was fitted (lifted, the table beside a dim

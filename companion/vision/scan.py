@@ -1063,6 +1063,23 @@ def _one_landscape(found: list[LocatedTile], keep: list[bool], config: ScanConfi
     return [k and f.cell not in apart for f, k in zip(found, keep, strict=True)]
 
 
+def _sure_groups(found: list[LocatedTile], keep: list[bool], p: np.ndarray,
+                 config: ScanConfig) -> list[bool]:
+    """``keep`` without the groups of kept cells not edge to edge with the largest
+    (``_groups`` at one step) of which the cell model (``p``) is nowhere sure: none at
+    ``find.apart_sure_min`` or edged. Where the model refused a mat's or a lid's cells,
+    the few it passed near its threshold are left apart from the map."""
+    sure_min = config.find.apart_sure_min
+    cells = [f.cell for f, k in zip(found, keep, strict=True) if k and f.cell is not None]
+    joined = _groups(cells, 1)
+    if sure_min <= 0 or len(joined) < 2:
+        return keep
+    sure = {f.cell for f, v in zip(found, p, strict=True)
+            if f.cell is not None and (v >= sure_min or f.edged)}
+    unsure = {c for g in joined[1:] if not sure.intersection(g) for c in g}
+    return [k and f.cell not in unsure for f, k in zip(found, keep, strict=True)]
+
+
 def _seamless_groups(lat: lattice_mod.Lattice, view: lattice_mod.MapView,
                      cells: list[tuple[int, int]], config: ScanConfig
                      ) -> set[tuple[int, int]]:
@@ -1526,13 +1543,15 @@ def cell_rows(ready: Prepared, config: ScanConfig) -> np.ndarray:
 def holds_tiles(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:
     """Which prepared cells hold a tile: for an assembled map the learned judgement
     (``cell_art``, when ``find.learned_cells`` and the model is shipped) or a tile's
-    edge all round (``LocatedTile.edged``), else the hand-set rules
-    (``_shows_tile_art``); then only the map's own groups (``_one_landscape``)."""
+    edge all round (``LocatedTile.edged``), less groups apart of which the model is
+    nowhere sure (``_sure_groups``), else the hand-set rules (``_shows_tile_art``);
+    then only the map's own groups (``_one_landscape``)."""
     model = cell_art.load_model() if config.find.learned_cells else None
     if kind == "assembled" and model is not None and len(ready.found) >= 3:
         p = model.probability(cell_rows(ready, config))
         keep = [bool(v >= model.threshold) or f.edged for f, v in zip(ready.found, p,
                                                                       strict=True)]
+        keep = _sure_groups(ready.found, keep, p, config)
     else:
         inside = edges_mod.hexagon_mask(config.rectify.radius) > 0
         tile_like = [t >= config.terrain.min_terrain_fraction for t in ready.game_share]
