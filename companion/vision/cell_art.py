@@ -107,6 +107,19 @@ def flat_and_paper(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
     return float(flat[inner].mean()), float(paper[inner].mean())
 
 
+def houses(classes: np.ndarray, config: ScanConfig) -> int:
+    """How many separate blobs of roof red (``edges.ROOF``) inside a rectified cell's
+    hexagon are the size of the game's houses (``find.house_share``, a share of the
+    hexagon each): a village's art, whose cobbles and roofs are not the game's field
+    colours. A red object is one blob far larger than a house."""
+    inside = _inner(config.rectify.radius, 1)
+    roof = ((classes == edges_mod.ROOF) & inside).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(roof, connectivity=8)
+    share = stats[1:, cv2.CC_STAT_AREA] / max(int(inside.sum()), 1)
+    low, high = config.find.house_share
+    return int(np.count_nonzero((share >= low) & (share <= high)))
+
+
 def coherence(tile: np.ndarray, config: ScanConfig) -> float:
     """How much a cell's gradients share one orientation: (l1 - l2) / (l1 + l2) of the
     summed structure tensor of the squared-angle gradients (0: every way, 1: one way)."""

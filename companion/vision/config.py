@@ -157,6 +157,14 @@ class FindConfig:
     """The photo shows tiles when at least this share of the located cells shows the
     game's colours (``terrain.min_terrain_fraction``); the others are judged against
     those cells (``scan._shows_tile_art``)."""
+    houses_min: int = 2
+    """A loose cell with too little of the game's colours still shows tile art when it
+    shows this many houses (``cell_art.houses``): a lone village tile (its cobbles are
+    grey beside its own bright meadow: VVVVSS, TTVVVV, VVVVVV and VVVVVM alone were
+    refused in 23 of 24 renders, seeds 309-311). 0: off."""
+    house_share: tuple[float, float] = (0.004, 0.06)
+    """The size of a house's roof, a share of the hexagon (renders 0.5-1.2 %, the real
+    tiles of ../shared/tiles 0.6-4.8 %)."""
     art_bare_share: float = 0.1
     """A cell with a game-colour share below this fraction of the median tile's needs
     three passing neighbours, however busy (a patterned cloth; a village-only tile lies

@@ -1578,6 +1578,9 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     # Cells over cloth or clutter the silhouette took in may outnumber the tiles: the
     # photo shows tiles when enough cells show the game's colours.
     tile_like = [t >= config.terrain.min_terrain_fraction for t in ready.game_share]
+    if kind == "loose" and config.find.houses_min > 0:
+        tile_like = [ok or cell_art.houses(c, config) >= config.find.houses_min
+                     for ok, c in zip(tile_like, ready.classes, strict=True)]
     if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(ready.found)):
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
