@@ -114,7 +114,7 @@ def houses(classes: np.ndarray, config: ScanConfig) -> int:
     colours. A red object is one blob far larger than a house."""
     inside = _inner(config.rectify.radius, 1)
     roof = ((classes == edges_mod.ROOF) & inside).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(roof, connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(roof, connectivity=8)
     share = stats[1:, cv2.CC_STAT_AREA] / max(int(inside.sum()), 1)
     low, high = config.find.house_share
     return int(np.count_nonzero((share >= low) & (share <= high)))
