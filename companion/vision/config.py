@@ -124,6 +124,12 @@ class FindConfig:
     hexagon_fill_max: float = 1.12
     hexagon_solidity_min: float = 0.87
     """...and its area fills this much of its convex hull (a cluster has notches)."""
+    thin_part_frac: float = 0.01
+    """A foreground component that is no hexagon, or a notched one, is tried again opened
+    by this share of the square root of its area, the thin parts removed at most a twentieth of it
+    (``find_tiles.blobs``): a lone tile close up on wood, the planks' gaps joined to its
+    mask, was no hexagon and was read as a map of 4-6 cells (lone renders of seed 400).
+    0: off."""
     huge_tile_factor: float = 3.0
     """A hexagon more than this many times the median hexagon's area is a cluster of
     tiles, never one tile."""

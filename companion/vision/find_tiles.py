@@ -39,7 +39,10 @@ class Blob:
 
 
 def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
-    """Connected components of the mask large enough to be tiles, largest first."""
+    """Connected components of the mask large enough to be tiles, largest first. A
+    component that is no hexagon, or a notched one, is tried again without its thin
+    parts (``_without_thin_parts``): a lone tile with a wood table's plank gaps joined to
+    it."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = config.find.min_tile_area_frac * mask.shape[0] * mask.shape[1]
     out: list[Blob] = []
@@ -48,18 +51,18 @@ def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
         area = float(cv2.contourArea(c))
         if area < min_area:
             continue
-        hexagon = fit_hexagon(c)
-        if hexagon is not None:
-            hull_area = float(cv2.contourArea(cv2.convexHull(c)))
-            hex_area = float(cv2.contourArea(hexagon.astype(np.float32)))
-            fill = hull_area / max(hex_area, 1.0)
-            solidity = area / max(hull_area, 1.0)
-            if not config.find.hexagon_fill_min <= fill <= config.find.hexagon_fill_max:
-                hexagon = None
-            elif solidity <= config.find.hexagon_solidity_min:
-                # Pale art at the rim (stream banks) notches a tile's mask too; decide
-                # below by comparing its size with the tiles that are clearly single.
-                doubtful.append((len(out), hull_area))
+        hexagon, hull_area, notched = _hexagon_test(c, area, config)
+        if (hexagon is None or notched) and config.find.thin_part_frac > 0:
+            opened = _without_thin_parts(c, config.find.thin_part_frac)
+            if opened is not None:
+                o_area = float(cv2.contourArea(opened))
+                o_hexagon, _, o_notched = _hexagon_test(opened, o_area, config)
+                if o_hexagon is not None and not o_notched:
+                    c, area, hexagon, notched = opened, o_area, o_hexagon, False
+        if hexagon is not None and notched:
+            # Pale art at the rim (stream banks) notches a tile's mask too; decide
+            # below by comparing its size with the tiles that are clearly single.
+            doubtful.append((len(out), hull_area))
         out.append(Blob(contour=c, area=area, hexagon=hexagon))
     clear = [b.area for i, b in enumerate(out)
              if b.hexagon is not None and i not in {j for j, _ in doubtful}]
@@ -69,6 +72,42 @@ def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
             out[i] = Blob(contour=out[i].contour, area=out[i].area, hexagon=None)
     out.sort(key=lambda b: -b.area)
     return out
+
+
+def _hexagon_test(contour: np.ndarray, area: float, config: ScanConfig
+                  ) -> tuple[np.ndarray | None, float, bool]:
+    """The hexagon fitted to ``contour`` when its hull fills the hexagon as a tile's does
+    (``find.hexagon_fill_min`` .. ``max``), else None; the hull's area; and whether the
+    component is notched (solidity at most ``find.hexagon_solidity_min``)."""
+    hexagon = fit_hexagon(contour)
+    if hexagon is None:
+        return None, 0.0, False
+    hull_area = float(cv2.contourArea(cv2.convexHull(contour)))
+    hex_area = float(cv2.contourArea(hexagon.astype(np.float32)))
+    fill = hull_area / max(hex_area, 1.0)
+    if not config.find.hexagon_fill_min <= fill <= config.find.hexagon_fill_max:
+        return None, hull_area, False
+    return hexagon, hull_area, area / max(hull_area, 1.0) <= config.find.hexagon_solidity_min
+
+
+def _without_thin_parts(contour: np.ndarray, frac: float) -> np.ndarray | None:
+    """The largest part of the component left by an opening as wide as ``frac`` of the
+    square root of its area, when the thin parts it removes are at most a twentieth of
+    it (lines joined to a tile, never tiles), else None."""
+    area = float(cv2.contourArea(contour))
+    k = max(3, int(round(frac * math.sqrt(area))) | 1)
+    x, y, w, h = cv2.boundingRect(contour)
+    local = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
+    cv2.drawContours(local, [contour - np.array([x - k, y - k])], -1, 255, -1)
+    opened = cv2.morphologyEx(local, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not parts:
+        return None
+    best = max(parts, key=cv2.contourArea)
+    if cv2.contourArea(best) < 0.95 * area:
+        return None
+    return np.asarray(best + np.array([x - k, y - k]), dtype=contour.dtype)
 
 
 def fit_hexagon(contour: np.ndarray) -> np.ndarray | None:
