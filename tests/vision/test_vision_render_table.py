@@ -59,3 +59,17 @@ def test_a_table_can_be_chosen_and_only_the_table_changes() -> None:
     assert not np.array_equal(other.image, drawn.image)
     with pytest.raises(ValueError, match="unknown table"):
         render_record(RECORD, seed=3, size_px=(800, 600), real_table=True, table="lawn")
+
+
+def test_the_exposure_can_be_chosen_and_only_the_exposure_changes() -> None:
+    """``ev`` fixes a real-table photo's exposure (``evaluate --ev``, the doubt fit's
+    bright sets): the map lies where it did and the photo is brighter."""
+    drawn = render_record(RECORD, seed=3, size_px=(800, 600), real_table=True)
+    bright = render_record(RECORD, seed=3, size_px=(800, 600), real_table=True, ev=1.2)
+    assert bright.params["real_table"]["ev"] == 1.2
+    assert {k: v for k, v in bright.params["real_table"].items() if k != "ev"} == {
+        k: v for k, v in drawn.params["real_table"].items() if k != "ev"}
+    assert [t.centre for t in bright.tiles] == [t.centre for t in drawn.tiles]
+    assert bright.image.mean() > drawn.image.mean() + 10
+    plain = render_record(RECORD, seed=3, size_px=(800, 600), ev=1.2)  # no real table
+    assert np.array_equal(plain.image, render_record(RECORD, seed=3, size_px=(800, 600)).image)

@@ -389,11 +389,11 @@ def truth_of_json(data: dict[str, Any]) -> list[Truth]:
 def rendered_cases(count: int, seed: int, size: tuple[int, int],
                    real_table: bool = False, skip: int = 0, table: str | None = None,
                    **light: float) -> Iterator[Case]:
-    """``light``: ``shadow``, ``lighting`` or ``glare`` fixed for every photo (else drawn
-    at random, as ``render.render_record`` does); ``table``: with ``real_table``, the
-    table every photo shows (``render_table.BACKGROUNDS``; else drawn). The first
-    ``skip`` of the ``count`` photos are not drawn (the rest are the same as without
-    skipping)."""
+    """``light``: ``shadow``, ``lighting``, ``glare`` or (with ``real_table``) ``ev``
+    fixed for every photo (else drawn at random, as ``render.render_record`` does);
+    ``table``: with ``real_table``, the table every photo shows
+    (``render_table.BACKGROUNDS``; else drawn). The first ``skip`` of the ``count``
+    photos are not drawn (the rest are the same as without skipping)."""
     from companion.vision.synth.render import render_record
     from companion.vision.synth.render_records import random_record
 
@@ -496,7 +496,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the development tile photos (default: ../shared/tiles)")
     for name, what in (("shadow", "darkness of a cast shadow, 0..0.5"),
                        ("lighting", "strength of the light gradient, 0..0.3"),
-                       ("glare", "strength of a glare patch, 0..0.7")):
+                       ("glare", "strength of a glare patch, 0..0.7"),
+                       ("ev", "(with --real-table) exposure in EV; drawn from -1.0..0.8")):
         parser.add_argument(f"--{name}", type=float, default=None,
                             help=f"(rendered, composite) {what}, the same in every photo")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=VALUE",
@@ -516,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--doubt-curve", action="store_true",
                         help="also print how many wrong edges each confidence level catches")
     args = parser.parse_args(argv)
-    light = {k: float(getattr(args, k)) for k in ("shadow", "lighting", "glare")
+    light = {k: float(getattr(args, k)) for k in ("shadow", "lighting", "glare", "ev")
              if getattr(args, k) is not None}
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))

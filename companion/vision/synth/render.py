@@ -186,7 +186,7 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
                   blur: float | None = None, noise: float | None = None,
                   jpeg_quality: int | None | str = "random",
                   fill: float | None = None, real_table: bool = False,
-                  table: str | None = None) -> Rendered:
+                  table: str | None = None, ev: float | None = None) -> Rendered:
     """Draw the record's landscape as a photo; options left ``None`` are drawn from ``seed``.
 
     ``tilt_deg``: camera pitch from straight down (0..35 typical); ``yaw_deg``: turn of the
@@ -198,14 +198,16 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
     table shows (``render_table``: tiles laid by hand, cardboard walls, light colour and
     exposure, vignetting, barrel distortion, play mats, clutter, a shadow band);
     ``table``: with ``real_table``, the table it shows (one of
-    ``render_table.BACKGROUNDS``) instead of one drawn from ``seed``.
+    ``render_table.BACKGROUNDS``) instead of one drawn from ``seed``; ``ev``: with
+    ``real_table``, the exposure in EV instead of the one drawn (an overexposed photo:
+    about +0.7 and up clips the pale art).
     """
     return render_tiles(laid_tiles(record_text), procedural_painter, seed=seed,
                         record=record_text, size_px=size_px, tilt_deg=tilt_deg,
                         yaw_deg=yaw_deg, background=background, lighting=lighting,
                         shadow=shadow, glare=glare, blur=blur, noise=noise,
                         jpeg_quality=jpeg_quality, fill=fill, real_table=real_table,
-                        table=table)
+                        table=table, ev=ev)
 
 
 def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, record: str,
@@ -215,7 +217,7 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
                  glare: float | None = None, blur: float | None = None,
                  noise: float | None = None, jpeg_quality: int | None | str = "random",
                  fill: float | None = None, real_table: bool = False,
-                 table: str | None = None) -> Rendered:
+                 table: str | None = None, ev: float | None = None) -> Rendered:
     """The whole pipeline for any ``painter`` (see ``render_record`` for the options).
 
     ``real_table`` draws its conditions from a generator of its own, so the photo is
@@ -239,6 +241,8 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
         if table not in TABLES:
             raise ValueError(f"unknown table {table!r}: one of {', '.join(TABLES)}")
         real = dataclasses.replace(real, background=table)
+    if real is not None and ev is not None:
+        real = dataclasses.replace(real, ev=float(ev))
     if real is not None:  # laid by hand: shifted and turned a little more
         centres = centres + table_rng.uniform(-real.shift, real.shift, centres.shape)
         turns = turns + table_rng.uniform(-real.turn_deg, real.turn_deg, len(tiles))
