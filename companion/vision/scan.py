@@ -1427,8 +1427,8 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
     opinion for the doubt calibrator), the sections its code is decoded from and its
     reading alone (code, confidences, task, marker and flag attributes). Independent of
     the other tiles, so tiles are read in parallel (OpenCV and numpy release the GIL)."""
-    probs = _edge_probabilities(f.rectified, classes, config)
     opinion = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config), config)
+    probs = _edge_probabilities(f.rectified, classes, config, opinion)
     detail = edges_mod.apply_gains(
         rectify(photo.detail_image(), f.corners * photo.detail_factor,
                 config.rectify.detail_radius), gains)
@@ -1754,14 +1754,41 @@ def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:
                      flag=flag if isinstance(flag, str) else None)
 
 
-def _edge_probabilities(tile: np.ndarray, classes: np.ndarray, config: ScanConfig
-                        ) -> np.ndarray:
+def _edge_probabilities(tile: np.ndarray, classes: np.ndarray, config: ScanConfig,
+                        colours: np.ndarray | None = None) -> np.ndarray:
     """6 x 6 letter probabilities of a tile's edges (rows edges, columns ``FGVTSM``):
     the learned model (``terrain_model``) or, with ``terrain.learned`` off, the
-    hand-set colour thresholds over the pixel ``classes`` (``edges``)."""
-    if config.terrain.learned:
-        return np.exp(edge_log_likelihoods(tile))
-    return edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config), config)
+    hand-set colour thresholds over the pixel ``classes`` (``edges``). With
+    ``terrain.colour_weight``, the model's log probabilities plus that times the
+    colour reading's (``colours`` when already computed), normalised per edge."""
+    if not config.terrain.learned:
+        if colours is not None:
+            return colours
+        return edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
+                                              config)
+    logp = edge_log_likelihoods(tile)
+    weight = config.terrain.colour_weight
+    if weight <= 0:
+        return np.exp(logp)
+    if colours is None:
+        colours = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
+                                                 config)
+    return with_colours(logp, colours, weight)
+
+
+COLOUR_FLOOR = 1e-4
+"""The least probability the colour reading gives a letter when it joins the model: a
+reading of none at all vetoes no letter outright."""
+
+
+def with_colours(logp: np.ndarray, colours: np.ndarray, weight: float) -> np.ndarray:
+    """Each edge's probabilities (rows) from the model's log probabilities ``logp`` and
+    the colour reading's probabilities ``colours`` to the power ``weight`` (at least
+    ``COLOUR_FLOOR``), normalised."""
+    both = logp + weight * np.log(np.clip(colours, COLOUR_FLOOR, 1.0))
+    p = np.exp(both - both.max(axis=1, keepdims=True))
+    out: np.ndarray = p / p.sum(axis=1, keepdims=True)
+    return out
 
 
 def _tasks_agreeing(readings: list[Reading], cells: list[tuple[int, int] | None],
