@@ -316,12 +316,14 @@ def test_a_period_below_the_strongest_peaks_does_not_collapse_the_map() -> None:
     paired from 80 peaks is placed beside the one from 30, and the tiles' outlines
     choose it (``lattice.period_rival_peaks``). (The comparison closes the silhouette's
     gaps at 0.15 of a radius, as when it was found; ``lattice.gap_close_frac`` is wider
-    since, and closed at 0.3 the map without the rival is 15 of 41 tiles.)"""
+    since, and closed at 0.3 the map without the rival is 15 of 41 tiles. Without the
+    rival, the colour reading beside the model reads the misplaced cells' codes closer
+    to the truth's, so more of them align with it: 14 of 41, with 14 phantoms.)"""
     fine, coarse, tiles = read_held_out(11400, 26, period_rival_peaks=0, gap_close_frac=0.15,
                                         period_derived_finer=False, period_weak_agreement=0.0)
     assert fine.placed_right == tiles == 41 and fine.extra == 0
     assert fine.edges_right >= 236
-    assert coarse.placed_right <= 10 and coarse.extra >= 5
+    assert coarse.placed_right <= 16 and coarse.extra >= 5
 
 
 @pytest.mark.slow
