@@ -5,7 +5,8 @@ Representation: every edge of every scanned tile gets an *evidence* row of
 edge, the decoded posterior, whether the catalogue, the inventory or neighbour
 consistency changed the art's reading, how far the chosen tile is from the next tile
 that reads the edge otherwise, the neighbour's reading across the edge, and how unsure
-the tile's other five edges are). A small
+the tile's other five edges are; "the model" is the edge reading as decoded: the
+terrain model joined by the colour reading, ``terrain.colour_weight``). A small
 logistic model (``Calibrator``: standardisation, weights, bias) turns the row into the
 probability that the edge is wrong (the evidence and hinges of it, ``design``); the
 edges at or above ``Calibrator.threshold`` are
