@@ -1428,7 +1428,7 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
     reading alone (code, confidences, task, marker and flag attributes). Independent of
     the other tiles, so tiles are read in parallel (OpenCV and numpy release the GIL)."""
     opinion = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config), config)
-    probs = _edge_probabilities(f.rectified, classes, config, opinion)
+    probs = _edge_probabilities(f.rectified, opinion, config)
     detail = edges_mod.apply_gains(
         rectify(photo.detail_image(), f.corners * photo.detail_factor,
                 config.rectify.detail_radius), gains)
@@ -1754,25 +1754,19 @@ def _placement(at: Hex, code: str, attrs: dict[str, object]) -> Placement:
                      flag=flag if isinstance(flag, str) else None)
 
 
-def _edge_probabilities(tile: np.ndarray, classes: np.ndarray, config: ScanConfig,
-                        colours: np.ndarray | None = None) -> np.ndarray:
+def _edge_probabilities(tile: np.ndarray, colours: np.ndarray, config: ScanConfig
+                        ) -> np.ndarray:
     """6 x 6 letter probabilities of a tile's edges (rows edges, columns ``FGVTSM``):
-    the learned model (``terrain_model``) or, with ``terrain.learned`` off, the
-    hand-set colour thresholds over the pixel ``classes`` (``edges``). With
-    ``terrain.colour_weight``, the model's log probabilities plus that times the
-    colour reading's (``colours`` when already computed), normalised per edge."""
+    the learned model (``terrain_model``) or, with ``terrain.learned`` off, ``colours``,
+    the hand-set colour thresholds' reading of its pixel classes (``edges``). With
+    ``terrain.colour_weight``, the model's log probabilities plus that times the colour
+    reading's, normalised per edge (``with_colours``)."""
     if not config.terrain.learned:
-        if colours is not None:
-            return colours
-        return edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
-                                              config)
+        return colours
     logp = edge_log_likelihoods(tile)
     weight = config.terrain.colour_weight
     if weight <= 0:
         return np.exp(logp)
-    if colours is None:
-        colours = edges_mod.letter_probabilities(edges_mod.band_fractions(classes, config),
-                                                 config)
     return with_colours(logp, colours, weight)
 
 

@@ -56,13 +56,12 @@ def test_a_colour_reading_of_zero_vetoes_nothing() -> None:
 @pytest.mark.parametrize("code", ["GGMMFF", "MSSMVV"])
 def test_the_scanner_joins_the_model_and_the_colours_as_configured(code: str) -> None:
     tile, classes = _tile(code)
-    alone = scan_mod._edge_probabilities(tile, classes, ScanConfig().tuned(colour_weight=0.0))
-    assert np.allclose(alone, np.exp(edge_log_likelihoods(tile)))
     cfg = ScanConfig().tuned(colour_weight=0.5)
     colours = edges.letter_probabilities(edges.band_fractions(classes, cfg), cfg)
-    both = scan_mod._edge_probabilities(tile, classes, cfg)
+    alone = scan_mod._edge_probabilities(tile, colours, cfg.tuned(colour_weight=0.0))
+    assert np.allclose(alone, np.exp(edge_log_likelihoods(tile)))
+    both = scan_mod._edge_probabilities(tile, colours, cfg)
     expected = alone * np.clip(colours, scan_mod.COLOUR_FLOOR, 1.0) ** 0.5
     assert np.allclose(both, expected / expected.sum(axis=1, keepdims=True))
-    assert np.allclose(scan_mod._edge_probabilities(tile, classes, cfg, colours), both)
     hand = ScanConfig().tuned(learned=False)
-    assert np.allclose(scan_mod._edge_probabilities(tile, classes, hand), colours)
+    assert np.allclose(scan_mod._edge_probabilities(tile, colours, hand), colours)
