@@ -53,7 +53,7 @@ def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
             continue
         hexagon, hull_area, notched = _hexagon_test(c, area, config)
         if (hexagon is None or notched) and config.find.thin_part_frac > 0:
-            opened = _without_thin_parts(c, config.find.thin_part_frac)
+            opened = _without_thin_parts(c, area, config.find.thin_part_frac)
             if opened is not None:
                 o_area = float(cv2.contourArea(opened))
                 o_hexagon, _, o_notched = _hexagon_test(opened, o_area, config)
@@ -90,11 +90,11 @@ def _hexagon_test(contour: np.ndarray, area: float, config: ScanConfig
     return hexagon, hull_area, area / max(hull_area, 1.0) <= config.find.hexagon_solidity_min
 
 
-def _without_thin_parts(contour: np.ndarray, frac: float) -> np.ndarray | None:
-    """The largest part of the component left by an opening as wide as ``frac`` of the
-    square root of its area, when the thin parts it removes are at most a twentieth of
-    it (lines joined to a tile, never tiles), else None."""
-    area = float(cv2.contourArea(contour))
+def _without_thin_parts(contour: np.ndarray, area: float, frac: float
+                        ) -> np.ndarray | None:
+    """The largest part of the component (``area``: its contour's) left by an opening
+    as wide as ``frac`` of the square root of its area, when the thin parts it removes
+    are at most a twentieth of it (lines joined to a tile, never tiles), else None."""
     k = max(3, int(round(frac * math.sqrt(area))) | 1)
     x, y, w, h = cv2.boundingRect(contour)
     local = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
