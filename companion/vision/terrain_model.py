@@ -135,26 +135,40 @@ def _channels(img: np.ndarray) -> np.ndarray:
 
 
 def _soft_hist2d(x: np.ndarray, y: np.ndarray, lo: float, hi: float, bins: int) -> np.ndarray:
-    """Normalised 2-D histogram with linear (bilinear) bin assignment."""
+    """Normalised 2-D histogram with linear (bilinear) bin assignment; ``x`` and ``y``
+    of shape (..., n) give one histogram (..., bins * bins) per leading index."""
     fx = np.clip((x - lo) / (hi - lo) * (bins - 1), 0, bins - 1)
     fy = np.clip((y - lo) / (hi - lo) * (bins - 1), 0, bins - 1)
     ix = np.minimum(fx.astype(np.int32), bins - 2)
     iy = np.minimum(fy.astype(np.int32), bins - 2)
-    ax = fx - ix
-    ay = fy - iy
-    out = np.zeros(bins * bins, np.float64)
-    for dx, wx in ((0, 1 - ax), (1, ax)):
-        for dy, wy in ((0, 1 - ay), (1, ay)):
-            out += np.bincount((ix + dx) * bins + iy + dy, wx * wy, bins * bins)
-    return (out / max(out.sum(), 1e-9)).astype(np.float32)
+    return _soft_counts(ix * bins + iy, fx - ix, fy - iy, (bins, 1), bins * bins)
 
 
 def _soft_hist1d(x: np.ndarray, lo: float, hi: float, bins: int) -> np.ndarray:
+    """Normalised 1-D histogram with linear bin assignment (per leading index, as
+    ``_soft_hist2d``)."""
     fx = np.clip((x - lo) / (hi - lo) * (bins - 1), 0, bins - 1)
     ix = np.minimum(fx.astype(np.int32), bins - 2)
-    ax = fx - ix
-    out = np.bincount(ix, 1 - ax, bins) + np.bincount(ix + 1, ax, bins)
-    return (out / max(out.sum(), 1e-9)).astype(np.float32)
+    return _soft_counts(ix, fx - ix, None, (1,), bins)
+
+
+def _soft_counts(base: np.ndarray, ax: np.ndarray, ay: np.ndarray | None,
+                 steps: tuple[int, ...], size: int) -> np.ndarray:
+    """The histograms of ``_soft_hist2d`` and ``_soft_hist1d``: each sample's weight
+    shared between bin ``base`` and its neighbours ``steps`` along x (and y when
+    ``ay`` is given) by its fractions ``ax`` (``ay``). All rows are counted in one
+    ``bincount`` per neighbour, each row in a block of its own, so every bin sums the
+    same weights in the same order as a row counted alone."""
+    rows = int(np.prod(base.shape[:-1]))
+    offset = (np.arange(rows, dtype=np.int64) * size).reshape(base.shape[:-1] + (1,))
+    corners = ([(0, 1 - ax), (steps[0], ax)] if ay is None else
+               [(dx + dy, wx * wy) for dx, wx in ((0, 1 - ax), (steps[0], ax))
+                for dy, wy in ((0, 1 - ay), (steps[1], ay))])
+    out = np.zeros(rows * size, np.float64)
+    for step, weight in corners:
+        out += np.bincount((base + offset + step).ravel(), weight.ravel(), rows * size)
+    out = out.reshape(base.shape[:-1] + (size,))
+    return (out / np.maximum(out.sum(axis=-1, keepdims=True), 1e-9)).astype(np.float32)
 
 
 def prepare(rectified_bgr: np.ndarray) -> np.ndarray:
@@ -211,17 +225,14 @@ def edge_features(rectified_bgr: np.ndarray) -> np.ndarray:
     # chroma histograms of the middle of the band
     a0, a1 = PATCH_ALONG // 6, PATCH_ALONG - PATCH_ALONG // 6
     dmax = int(PATCH_DEPTH * 0.7)
-    out = []
-    for e in range(6):
-        mid_abs = bands[e, :dmax, a0:a1].reshape(-1, 3)
-        mid_rel = rel[e, :dmax, a0:a1].reshape(-1, 3)
-        h_abs = _soft_hist2d(mid_abs[:, 1], mid_abs[:, 2], -1.2, 1.2, CHROMA_BINS)
-        h_rel = _soft_hist2d(mid_rel[:, 1], mid_rel[:, 2], -1.0, 1.0, CHROMA_BINS)
-        h_lum = _soft_hist1d(mid_rel[:, 0], -1.2, 0.8, LUM_BINS)
-        out.append(np.concatenate([
-            mean_rel[e].reshape(-1), mean_abs[e].reshape(-1), spread[e].reshape(-1),
-            ga[e], gd[e], h_abs, h_rel, h_lum, ctx]))
-    return np.stack(out).astype(np.float32)
+    mid_abs = bands[:, :dmax, a0:a1].reshape(6, -1, 3)
+    mid_rel = rel[:, :dmax, a0:a1].reshape(6, -1, 3)
+    h_abs = _soft_hist2d(mid_abs[..., 1], mid_abs[..., 2], -1.2, 1.2, CHROMA_BINS)
+    h_rel = _soft_hist2d(mid_rel[..., 1], mid_rel[..., 2], -1.0, 1.0, CHROMA_BINS)
+    h_lum = _soft_hist1d(mid_rel[..., 0], -1.2, 0.8, LUM_BINS)
+    return np.concatenate([
+        mean_rel.reshape(6, -1), mean_abs.reshape(6, -1), spread.reshape(6, -1), ga, gd,
+        h_abs, h_rel, h_lum, np.broadcast_to(ctx, (6, len(ctx)))], axis=1).astype(np.float32)
 
 
 N_FEATURES = (CELLS_ALONG * CELLS_DEPTH * 6 + 2 * CELLS_ALONG

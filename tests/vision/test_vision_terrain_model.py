@@ -118,3 +118,23 @@ def test_training_augmentation_keeps_the_truth() -> None:
     ref = tm.prepare(flat).astype(float)
     inner = cv2.erode(hexagon_mask(tm.MODEL_RADIUS), np.ones((9, 9), np.uint8)) > 0
     assert np.abs(back - ref)[inner].mean() < 12
+
+
+def test_soft_histograms_of_many_rows_are_each_row_counted_alone() -> None:
+    """The features count the six edges' histograms in one pass: each row must come out
+    as that row counted alone, bit for bit, and the linear split must keep each
+    sample's weight (a sample on a bin's centre all in that bin)."""
+    rng = np.random.default_rng(3)
+    x, y = (rng.normal(0.0, 0.7, (6, 400)).astype(np.float32) for _ in range(2))
+    many = tm._soft_hist2d(x, y, -1.2, 1.2, 8)
+    assert many.shape == (6, 64)
+    for e in range(6):
+        alone = tm._soft_hist2d(x[e], y[e], -1.2, 1.2, 8)
+        assert np.array_equal(many[e], alone)
+        assert np.array_equal(tm._soft_hist1d(x, -1.2, 0.8, 10)[e],
+                              tm._soft_hist1d(x[e], -1.2, 0.8, 10))
+    assert np.allclose(many.sum(axis=1), 1.0, atol=1e-5)
+    centre = tm._soft_hist2d(np.array([0.0], np.float32), np.array([-1.2], np.float32),
+                             -1.2, 1.2, 9)  # x on bin 4, y on bin 0
+    assert centre[4 * 9 + 0] == pytest.approx(1.0)
+    assert centre.sum() == pytest.approx(1.0)
