@@ -582,6 +582,10 @@ class DecodeConfig:
     use_inventory: bool = True
     """Decode all tiles of a photo together, each physical tile of the catalogue used at
     most once (``inventory.assign``); off: each tile alone."""
+    sections: tuple[str, ...] = ()
+    """The catalogue sections the game plays with (``rules.box.in_play``: the base box's
+    ``landscape`` and ``task``, and each box the campaign has unlocked): tiles are read
+    among those only. Empty: the game is not known, every section may lie on the table."""
     resolve_mismatches: bool = True
     """Re-read both tiles of a track/stream mismatch under each consistent option and
     keep the best (``consistency.resolve``); off: only flag the mismatches."""

@@ -73,6 +73,14 @@ TASK_SECTIONS = ("task", "box-1-task")
 LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
 
 
+def in_play(sections: tuple[str, ...], config: ScanConfig) -> tuple[str, ...]:
+    """Those of ``sections`` (``TASK_SECTIONS`` or ``LANDSCAPE_SECTIONS``) the game plays
+    with (``decode.sections``); all of them when it does not say (empty, or none of
+    these)."""
+    playing = tuple(s for s in sections if s in config.decode.sections)
+    return playing or sections
+
+
 @dataclass(frozen=True)
 class ScannedTile:
     """One tile as read: its ``placement`` and what the photo says about it."""
@@ -1442,6 +1450,7 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
     seen = flag_light(detail, tile_meadow[2]) if marker is None else None
     pennants = flag_candidates(detail, config, tile_meadow[2], seen) if seen is not None else None
     decoded: dict[tuple[str, ...], tuple[str, tuple[float, ...], bool, float]] = {}
+    tasks, landscapes = in_play(TASK_SECTIONS, config), in_play(LANDSCAPE_SECTIONS, config)
 
     def decoded_in(sections: tuple[str, ...]) -> tuple[str, tuple[float, ...], bool, float]:
         if sections not in decoded:
@@ -1449,7 +1458,7 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
         return decoded[sections]
 
     if (kind_of_task is not None and marker is None
-            and decoded_in(LANDSCAPE_SECTIONS)[3] - decoded_in(TASK_SECTIONS)[3]
+            and decoded_in(landscapes)[3] - decoded_in(tasks)[3]
             >= config.tasks.bubble_art_margin):
         kind_of_task = None
     if kind_of_task is not None and pennants is not None:
@@ -1458,7 +1467,7 @@ def _read_tile(photo: Photo, f: LocatedTile, tile_meadow: edges_mod.MeadowRef,
         else:
             pennants = None
     attrs: dict[str, object] = {}
-    sections = TASK_SECTIONS if kind_of_task is not None else LANDSCAPE_SECTIONS
+    sections = tasks if kind_of_task is not None else landscapes
     if kind_of_task is not None:
         attrs["task"] = f"{kind_of_task}/{marker.value}" if marker else kind_of_task
     code, conf, _, _ = decoded_in(sections)

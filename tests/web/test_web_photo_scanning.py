@@ -15,9 +15,10 @@ from flask.testing import FlaskClient
 
 from companion.storage import photos as store
 from companion.storage.limits import PHOTOS_PER_GAME
-from companion.vision import scan
+from companion.vision import DEFAULT_CONFIG, scan
 from companion.web import create_app, scan_pool
 from companion.web.db import get_db
+from companion.web.photos.routes import game_scan_config
 from tests.helpers.webtools import browser
 
 PHOTO = Path(__file__).resolve().parents[2] / "sample_photos" / "wood-12mp-tilted-25.jpg"
@@ -51,7 +52,8 @@ def test_the_upload_is_scanned_at_full_resolution_and_shown_on_the_stored_copy(
     assert _upload(c, tok, game_id, data).status_code == 303
     with app.app_context():
         photo = store.photos_of(get_db(), game_id)[0]
-    direct = scan(data).to_json()  # the scanner on the camera's file itself
+    # the scanner on the camera's file itself, among the base box's tiles (the game's)
+    direct = scan(data, DEFAULT_CONFIG.tuned(sections=("landscape", "task"))).to_json()
     stored = photo["scan"]
     assert [(t["code"], t["attributes"]) for t in stored["tiles"]] == [
         (t["code"], t["attributes"]) for t in direct["tiles"]]
@@ -112,3 +114,23 @@ def test_the_pool_budgets_decoded_pixels_times_channels_from_the_header() -> Non
     Image.new("RGBA", (6300, 6300), (10, 200, 30, 255)).save(buf, "PNG")
     assert len(buf.getvalue()) < 1_000_000  # a tiny file that decodes to 159 MB
     assert decoded_bytes(buf.getvalue()) == 6300 * 6300 * 4
+
+
+@pytest.mark.parametrize(("header", "sections"), [
+    ("game: board-game\n", ("landscape", "task")),
+    ("game: board-game\nunlocked: box1\n", ("landscape", "task", "box-1-task")),
+    ("game: board-game\nunlocked: box1, box2\n",
+     ("landscape", "task", "box-1-task", "box-2-landscape")),
+])
+def test_a_board_game_photo_is_read_among_the_boxes_the_game_plays_with(
+        app: Flask, header: str, sections: tuple[str, ...]) -> None:
+    with app.app_context():
+        config = game_scan_config({"record": header})
+    assert sorted(config.decode.sections) == sorted(sections)
+    assert config.decode.use_inventory
+
+
+def test_a_duel_photo_is_read_without_the_board_games_catalogue(app: Flask) -> None:
+    with app.app_context():
+        config = game_scan_config({"record": "game: duel\nplayer: red\nplayer: blue\n"})
+    assert not config.decode.use_catalogue and not config.decode.use_inventory

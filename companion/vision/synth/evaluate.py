@@ -478,6 +478,9 @@ def scan_config(settings: Iterable[str]) -> Any:
             if text.lower() not in ("true", "false"):
                 raise ValueError(f"{name} takes true or false, not {text!r}")
             changes[name] = text.lower() == "true"
+        elif isinstance(default, tuple):  # comma-separated, typed as the default's items
+            kind = type(default[0]) if default else str
+            changes[name] = tuple(kind(part) for part in text.split(",") if part)
         else:
             changes[name] = type(default)(text)
     return DEFAULT_CONFIG.tuned(**changes)

@@ -40,7 +40,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from companion.rules import Hex, RulesError, parse_record
+from companion.rules import Hex, RulesError, in_play, parse_record
 from companion.storage import photos as store
 from companion.storage.errors import NotFoundError, StaleEditError
 from companion.storage.limits import PHOTOS_PER_GAME
@@ -89,6 +89,21 @@ def scan_config() -> ScanConfig:
     seconds = float(current_app.config.get("PHOTO_SCAN_SECONDS",
                                            DEFAULT_CONFIG.io.time_limit_s))
     return DEFAULT_CONFIG.tuned(time_limit_s=seconds)
+
+
+def game_scan_config(game: dict[str, Any]) -> ScanConfig:
+    """``scan_config`` for a photo of ``game``: a Duel's tiles are not the board game's
+    catalogue (no inventory); a board game's are read among the catalogue sections it
+    plays with (the base box and the boxes its campaign has unlocked:
+    ``rules.in_play``), so a tile of a box still closed is never read."""
+    config = scan_config()
+    if _kind(game) == "duel":
+        return config.tuned(use_catalogue=False, use_inventory=False)
+    try:
+        record = parse_record(game["record"])
+    except RulesError:
+        return config
+    return config.tuned(sections=in_play(record).sections)
 
 
 def busy_message() -> str:
@@ -218,9 +233,7 @@ def upload(game_id: int) -> Response:
             "discard the review to start again.", n=PHOTOS_PER_GAME))
     max_pixels = current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS)
 
-    config = scan_config()
-    if duel:  # the Duel's tiles are not the board game's catalogue: no inventory
-        config = config.tuned(use_catalogue=False, use_inventory=False)
+    config = game_scan_config(game)
 
     def clean_and_scan() -> tuple[CleanPhoto, Scan]:
         clean = normalise(data, max_pixels=max_pixels)
