@@ -420,6 +420,9 @@ class _Placed:
     """The free neighbours among ``tiles`` (``find.ring_cells``)."""
     edged: set[tuple[int, int]] = field(default_factory=set)
     """The cells among ``tiles`` that are ``_edged_all_round``."""
+    reference: _ArtReference | None = None
+    """What the map's tiles look like, as cells beside it were judged (``_grown_cells``;
+    None when none were)."""
 
     @property
     def agreement(self) -> float:
@@ -786,7 +789,8 @@ def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanC
              if _inside(mask, refit.cell_center(c))]
     if not cells:
         return placed
-    again = _place_cells(image, view, refit, cells, config, clock, shadows=False)
+    again = _place_cells(image, view, refit, cells, config, clock, shadows=False,
+                         reference=placed.reference)
     return [placed, again][_best_placed([placed, again], radius, config)]
 
 
@@ -844,12 +848,15 @@ def _is_new(layout: _Layout, earlier: list[_Layout], radius: float) -> bool:
 
 def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.Lattice,
                  cells: list[tuple[int, int]], config: ScanConfig,
-                 clock: Deadline | None, shadows: bool = True) -> _Placed:
+                 clock: Deadline | None, shadows: bool = True,
+                 reference: _ArtReference | None = None) -> _Placed:
     """The tiles of a lattice: the cells the silhouette covers, those in shadow (unless
     ``shadows`` is off: the view is not the photo's silhouette) and those grown by their
     art, less groups apart without seams and cells of bare table, each with the corners
     of its own outline (``lattice.fit_cells``); those ``_edged_all_round`` among the
-    cells placed are marked (``find.keep_edged_cells``)."""
+    cells placed are marked (``find.keep_edged_cells``). Cells beside the map are judged
+    against ``reference`` when given (the same map placed before), else against its
+    cells here (``_art_reference``)."""
     seen: dict[tuple[int, int], np.ndarray] = {}
 
     def at_lattice(cell: tuple[int, int]) -> np.ndarray:
@@ -862,7 +869,12 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
                               config)
     if shadows:
         cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config, exposure)
-    cells = cells + _grown_cells(at_lattice, lat, image, cells, config, clock, exposure, view)
+    if reference is None and config.lattice.grow_by_art and len(cells) >= 3:
+        reference = _art_reference([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
+                                   image, config)
+    if reference is not None:
+        cells = cells + _grown_cells(at_lattice, lat, image, reference, cells, config, clock,
+                                     exposure, view)
     apart = _seamless_groups(lat, view, cells, config)
     cells = [c for c in cells if c not in apart]
     beside: list[tuple[int, int]] = []
@@ -884,7 +896,7 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
     edged = ({cell for cell in taken
               if _edged_all_round(lat, view, cell, taken, config, least)}
              if config.find.keep_edged_cells else set())
-    return _Placed(out, agree, set(beside), edged)
+    return _Placed(out, agree, set(beside), edged, reference)
 
 
 def _faint_support(best: _Candidate, faint: list[lattice_mod.Period], config: ScanConfig
@@ -1214,15 +1226,16 @@ def _inner_index(radius: int) -> np.ndarray:
 
 
 def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
-                 lat: lattice_mod.Lattice, image: np.ndarray, cells: list[tuple[int, int]],
-                 config: ScanConfig, clock: Deadline | None = None, exposure: float = 1.0,
+                 lat: lattice_mod.Lattice, image: np.ndarray, ref: _ArtReference,
+                 cells: list[tuple[int, int]], config: ScanConfig,
+                 clock: Deadline | None = None, exposure: float = 1.0,
                  view: lattice_mod.MapView | None = None) -> list[tuple[int, int]]:
     """Cells next to the map that the silhouette missed but that show a tile.
 
     The table model can lose whole tiles (dark wood in dim light looks like forest, a
     grey village tile like a grey cloth): once the lattice is known, each free
     neighbour of the map is judged where the lattice puts it, against this photo's
-    own tiles and table (``_ArtReference``). It must be textured
+    own tiles and table (``ref``). It must be textured
     (``lattice.grow_texture_frac`` of the map's median cell), neither flat nor
     paper-white (``cell_art.flat_and_paper``), show some of the game's colours (meadow,
     forest, grain; ``lattice.grow_share_frac`` of the median cell's share), and its
@@ -1243,8 +1256,6 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
     grow = config.lattice
     if not grow.grow_by_art or len(cells) < 3:
         return []
-    ref = _art_reference([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
-                         image, config)
     inner = _inner_mask(config.rectify.radius)
 
     def shows_a_tile(n: tuple[int, int]) -> bool:
