@@ -635,6 +635,11 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             if config.lattice.snap_search_wide > 0 else [])
     jobs: list[_Layout | _Candidate] = [*plain, *wide]
 
+    # What the map's tiles look like is measured once, on the best's cells, for every
+    # placement of the tiles' size (a lattice of another size rectifies parts of tiles).
+    best_radius = _cell_radius(best.lattice, best.cells)
+    reference = _reference_of(image, best.lattice, best.cells, config)
+
     def placement(job: _Layout | _Candidate) -> tuple[_Layout, _Placed] | None:
         if isinstance(job, _Candidate):
             wider = lattice_mod.refine_by_seams(job.start, job.view, config,
@@ -642,7 +647,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             job = (wider, lattice_mod.occupied(wider, job.view, config))
             if not job[1] or not _is_new(job, plain, radius):
                 return None
-        return job, _place_cells(image, view, *job, config, clock)
+        alike = abs(_cell_radius(*job) / max(best_radius, 1e-6) - 1.0) <= 0.1
+        return job, _place_cells(image, view, *job, config, clock,
+                                 reference=reference if alike else None)
 
     distinct: list[_Layout] = []
     placed: list[_Placed] = []
@@ -846,6 +853,16 @@ def _is_new(layout: _Layout, earlier: list[_Layout], radius: float) -> bool:
     return not any(np.abs(here - o.to_image(pts)).max() < 0.25 * radius for o, _ in earlier)
 
 
+def _reference_of(image: np.ndarray, lat: lattice_mod.Lattice, cells: list[tuple[int, int]],
+                  config: ScanConfig) -> _ArtReference | None:
+    """The ``_ArtReference`` of a sample of ``cells`` where ``lat`` puts them (None
+    when cells beside the map are not judged by their art)."""
+    if not config.lattice.grow_by_art or len(cells) < 3:
+        return None
+    return _art_reference([rectify(image, lat.cell_corners(c), config.rectify.radius)
+                           for c in cells[:: max(1, len(cells) // 24)]], image, config)
+
+
 def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.Lattice,
                  cells: list[tuple[int, int]], config: ScanConfig,
                  clock: Deadline | None, shadows: bool = True,
@@ -855,8 +872,9 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
     art, less groups apart without seams and cells of bare table, each with the corners
     of its own outline (``lattice.fit_cells``); those ``_edged_all_round`` among the
     cells placed are marked (``find.keep_edged_cells``). Cells beside the map are judged
-    against ``reference`` when given (the same map placed before), else against its
-    cells here (``_art_reference``)."""
+    against ``reference`` when given (what the map's tiles look like, measured once
+    for all its placements: ``_reference_of``), else against its cells here
+    (``_art_reference``)."""
     seen: dict[tuple[int, int], np.ndarray] = {}
 
     def at_lattice(cell: tuple[int, int]) -> np.ndarray:
