@@ -55,3 +55,15 @@ def test_a_misreading_as_a_locked_box_tile_goes_to_the_base_tile() -> None:
 def test_the_evaluation_takes_sections_as_a_comma_separated_setting() -> None:
     assert scan_config(["sections=landscape,task"]).decode.sections == ("landscape", "task")
     assert scan_config([]).decode.sections == ()
+
+
+def test_a_locked_box_tile_the_photo_shows_plainly_is_still_read() -> None:
+    """Sections move the prior, they hide nothing: a Box 1 tile read surely in a base
+    game stays what the photo shows, off the catalogue (and the rules flag it), as any
+    off-catalogue reading does only on overwhelming evidence."""
+    p = np.full((6, 6), 0.01 / 5)
+    for e, letter in enumerate("GGMMVM"):
+        p[e, LETTERS.index(letter)] = 0.99
+    tasks = scan_mod.in_play(scan_mod.TASK_SECTIONS, BASE)
+    assert decode(p, 0.02, tasks)[0] == "GGMMVM"
+    assert assign([p], [tasks], 0.02) == [None]
