@@ -299,6 +299,19 @@ def test_tiles_the_first_placement_lost_are_found_on_the_refitted_lattice() -> N
     assert once.placed_right <= tiles - 2
 
 
+def _placed_once(photo: np.ndarray) -> tuple[lattice.MapView, lattice.Lattice,
+                                             list[tuple[int, int]], _Placed]:
+    """The silhouette's view of ``photo``, its best lattice, the cells that lattice
+    covers and their placement (``scan._place_cells``)."""
+    mask = foreground_mask(photo, DEFAULT_CONFIG)
+    view = lattice.map_view(photo, mask, lattice.estimate_radius(mask))
+    lat = max((lattice.refine_by_seams(s, view) for s in lattice.fit_local(view)),
+              key=lambda la: lattice.fit_quality(la, view))
+    cells = lattice.occupied(lat, view)
+    return view, lat, cells, scan_module._place_cells(photo, view, lat, cells,
+                                                      DEFAULT_CONFIG, None)
+
+
 def test_a_hole_in_the_map_is_not_taken_in_by_the_refit() -> None:
     """The refit's view is the placed tiles' outlines, closed over their gaps: a free
     cell the map surrounds is largely covered, and a textured table shows there (here
@@ -318,12 +331,7 @@ def test_a_hole_in_the_map_is_not_taken_in_by_the_refit() -> None:
     photo[table & ~checks] = (200, 200, 200)
     free = np.mean([centres[(hole[0] + d.q, hole[1] + d.r)]
                     for d in scan_module.DIRECTIONS], axis=0)
-    mask = foreground_mask(photo, DEFAULT_CONFIG)
-    view = lattice.map_view(photo, mask, lattice.estimate_radius(mask))
-    lat = max((lattice.refine_by_seams(s, view) for s in lattice.fit_local(view)),
-              key=lambda la: lattice.fit_quality(la, view))
-    cells = lattice.occupied(lat, view)
-    first = scan_module._place_cells(photo, view, lat, cells, DEFAULT_CONFIG, None)
+    view, lat, cells, first = _placed_once(photo)
     kept = [t for t in first.tiles if t[0] not in first.beside]
     placed = _Placed(kept, [0.0] * len(kept))
     again = scan_module._refitted(photo, (lat, cells), placed, DEFAULT_CONFIG, None)
@@ -343,12 +351,7 @@ def test_the_refit_judges_cells_beside_the_map_as_its_placement_did() -> None:
     it: the same tiles as measuring it again on the refitted lattice's cells."""
     tiles = random_map(22, 5)
     photo, _ = draw_map(tiles, size=50, tilt_deg=15.0, rotate_deg=8.0, seed=5, gap=0.05)
-    mask = foreground_mask(photo, DEFAULT_CONFIG)
-    view = lattice.map_view(photo, mask, lattice.estimate_radius(mask))
-    lat = max((lattice.refine_by_seams(s, view) for s in lattice.fit_local(view)),
-              key=lambda la: lattice.fit_quality(la, view))
-    cells = lattice.occupied(lat, view)
-    first = scan_module._place_cells(photo, view, lat, cells, DEFAULT_CONFIG, None)
+    view, lat, cells, first = _placed_once(photo)
     assert first.reference is not None
     kept = [t for t in first.tiles if t[0] not in first.beside]
     kept_ref = scan_module._refitted(photo, (lat, cells), _Placed(
