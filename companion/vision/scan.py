@@ -420,9 +420,6 @@ class _Placed:
     """The free neighbours among ``tiles`` (``find.ring_cells``)."""
     edged: set[tuple[int, int]] = field(default_factory=set)
     """The cells among ``tiles`` that are ``_edged_all_round``."""
-    reference: _ArtReference | None = None
-    """What the map's tiles look like, as cells beside it were judged (``_grown_cells``;
-    None when none were)."""
 
     @property
     def agreement(self) -> float:
@@ -796,8 +793,7 @@ def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanC
              if _inside(mask, refit.cell_center(c))]
     if not cells:
         return placed
-    again = _place_cells(image, view, refit, cells, config, clock, shadows=False,
-                         reference=placed.reference)
+    again = _place_cells(image, view, refit, cells, config, clock, shadows=False)
     return [placed, again][_best_placed([placed, again], radius, config)]
 
 
@@ -914,7 +910,7 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
     edged = ({cell for cell in taken
               if _edged_all_round(lat, view, cell, taken, config, least)}
              if config.find.keep_edged_cells else set())
-    return _Placed(out, agree, set(beside), edged, reference)
+    return _Placed(out, agree, set(beside), edged)
 
 
 def _faint_support(best: _Candidate, faint: list[lattice_mod.Period], config: ScanConfig

@@ -345,24 +345,6 @@ def test_a_hole_in_the_map_is_not_taken_in_by_the_refit() -> None:
     assert not at(free, first) and not at(free, again)
 
 
-def test_the_refit_judges_cells_beside_the_map_as_its_placement_did() -> None:
-    """What the map's tiles look like (``_ArtReference``) is measured once, when the map
-    is placed, and the refit of that placement judges the cells beside the map against
-    it: the same tiles as measuring it again on the refitted lattice's cells."""
-    tiles = random_map(22, 5)
-    photo, _ = draw_map(tiles, size=50, tilt_deg=15.0, rotate_deg=8.0, seed=5, gap=0.05)
-    view, lat, cells, first = _placed_once(photo)
-    assert first.reference is not None
-    kept = [t for t in first.tiles if t[0] not in first.beside]
-    kept_ref = scan_module._refitted(photo, (lat, cells), _Placed(
-        kept, [0.0] * len(kept), reference=first.reference), DEFAULT_CONFIG, None)
-    measured = scan_module._refitted(photo, (lat, cells), _Placed(kept, [0.0] * len(kept)),
-                                     DEFAULT_CONFIG, None)
-    assert kept_ref.reference is first.reference
-    assert [c for c, _ in kept_ref.tiles] == [c for c, _ in measured.tiles]
-    assert len(kept_ref.tiles) >= len(tiles)
-
-
 def _tiles_at(xs: list[float], ys: list[float]) -> list[tuple[tuple[int, int], np.ndarray]]:
     """Placed tiles whose outlines are unit hexagons (radius 10) centred at (xs, ys)."""
     unit = np.array(lattice.UNIT.corners((0, 0))) * 10.0
