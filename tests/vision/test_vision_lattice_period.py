@@ -698,8 +698,10 @@ def test_the_finer_lattice_a_sublattices_period_derives_mends_the_map(
     assert derived.placed_right == tiles and derived.extra == 0
     assert derived.edges_right >= 6 * tiles - 6
     # 12624 without it places 22 of 39 (since the white patch of session 25) among 110
-    # phantoms: a map this far off is as failed as one half lost
-    assert neither.extra >= 3
+    # phantoms: a map this far off is as failed as one half lost. 13600 without it is
+    # refused since the placements share one art reference (session 36): the cells of
+    # the sublattice's placement are not the tiles' colours.
+    assert neither.extra >= 3 or neither.errors == 1
     assert neither.placed_right <= tiles // 2 or neither.extra >= tiles
 
 
