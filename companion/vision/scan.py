@@ -635,7 +635,9 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
     # What the map's tiles look like is measured once, on the best's cells, for every
     # placement of the tiles' size (a lattice of another size rectifies parts of tiles).
     best_radius = _cell_radius(best.lattice, best.cells)
-    reference = _reference_of(image, best.lattice, best.cells, config)
+    reference = _reference_of(
+        image, best.cells,
+        lambda c: rectify(image, best.lattice.cell_corners(c), config.rectify.radius), config)
 
     def placement(job: _Layout | _Candidate) -> tuple[_Layout, _Placed] | None:
         if isinstance(job, _Candidate):
@@ -849,14 +851,15 @@ def _is_new(layout: _Layout, earlier: list[_Layout], radius: float) -> bool:
     return not any(np.abs(here - o.to_image(pts)).max() < 0.25 * radius for o, _ in earlier)
 
 
-def _reference_of(image: np.ndarray, lat: lattice_mod.Lattice, cells: list[tuple[int, int]],
-                  config: ScanConfig) -> _ArtReference | None:
-    """The ``_ArtReference`` of a sample of ``cells`` where ``lat`` puts them (None
-    when cells beside the map are not judged by their art)."""
+def _reference_of(image: np.ndarray, cells: list[tuple[int, int]],
+                  cell_image: Callable[[tuple[int, int]], np.ndarray], config: ScanConfig
+                  ) -> _ArtReference | None:
+    """The ``_ArtReference`` of a sample of ``cells``, each rectified by ``cell_image``
+    (None when cells beside the map are not judged by their art)."""
     if not config.lattice.grow_by_art or len(cells) < 3:
         return None
-    return _art_reference([rectify(image, lat.cell_corners(c), config.rectify.radius)
-                           for c in cells[:: max(1, len(cells) // 24)]], image, config)
+    return _art_reference([cell_image(c) for c in cells[:: max(1, len(cells) // 24)]],
+                          image, config)
 
 
 def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.Lattice,
@@ -883,9 +886,8 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
                               config)
     if shadows:
         cells = cells + _shadowed_cells(at_lattice, lat, view, cells, config, exposure)
-    if reference is None and config.lattice.grow_by_art and len(cells) >= 3:
-        reference = _art_reference([at_lattice(c) for c in cells[:: max(1, len(cells) // 24)]],
-                                   image, config)
+    if reference is None:
+        reference = _reference_of(image, cells, at_lattice, config)
     if reference is not None:
         cells = cells + _grown_cells(at_lattice, lat, image, reference, cells, config, clock,
                                      exposure, view)
