@@ -189,7 +189,10 @@ def test_thresholds_keep_the_asked_rates() -> None:
 def test_the_training_harvest_reads_tiles_as_the_scan_passes_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``train_flags.harvest`` wraps the scan's ``read_flag`` call: it must take what the
-    scan passes (a change of that call once made every harvest raise) and label tiles."""
+    scan passes (a change of that call once made every harvest raise) and label tiles.
+    Render 3600 lays 40 landscape tiles, 4 with a flag. When the scan read the tiles in
+    two processes, the forked child's calls were lost: 21 tiles harvested, and 1 flag or
+    none depending on which process took which tile. The harvest reads by threads."""
     import importlib
 
     from companion.vision.synth import evaluate as ev
@@ -202,7 +205,7 @@ def test_the_training_harvest_reads_tiles_as_the_scan_passes_them(
     original = scan_mod.read_flag
     data = train_flags.harvest(1, 0)
     assert scan_mod.read_flag is original
-    assert len(data["y"]) >= 10
+    assert len(data["y"]) >= 36
     assert data["x"].shape == (len(data["y"]), 3, flag_reading.N_FEATURES)
-    assert set(np.unique(data["y"])) <= {0, 1, 2, 3} and int((data["y"] > 0).sum()) >= 1
+    assert set(np.unique(data["y"])) <= {0, 1, 2, 3} and int((data["y"] > 0).sum()) >= 3
     assert len(data["kind"]) == len(data["hand"]) == len(data["y"])

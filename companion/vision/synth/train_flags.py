@@ -72,11 +72,16 @@ def _more_flags() -> None:
 def harvest(count: int, small: int) -> dict[str, np.ndarray]:
     """Scan ``count`` composites, ``count`` renders and ``small`` small renders (real
     table); every landscape tile's features, label, the hand-set decision's label
-    (``hand``), photo (``group``) and kind of photo (0, 1, 2 in that order)."""
+    (``hand``), photo (``group``) and kind of photo (0, 1, 2 in that order).
+
+    The tiles are read by threads, not a forked process (``io.fork_reading`` off): a
+    child's calls of ``read_flag`` would be recorded in its own memory and lost. Each
+    photo's rows are sorted by centre, so the threads' order does not move the fit."""
     import importlib
 
     scan_mod = importlib.import_module("companion.vision.scan")
     from companion.vision import flags as flags_mod
+    from companion.vision.config import DEFAULT_CONFIG
     from companion.vision.synth import evaluate as ev
 
     _more_flags()
@@ -94,18 +99,19 @@ def harvest(count: int, small: int) -> dict[str, np.ndarray]:
         return original(detail, code, config, meadow, seen, strict)
 
     scan_mod.read_flag = wrapped
+    config = DEFAULT_CONFIG.tuned(fork_reading=False)
     xs, ys, hands, groups, kinds = [], [], [], [], []
     start = time.perf_counter()
     try:
         for gi, case in enumerate(_cases(ev, count, small)):
             rows.clear()
             try:
-                scan_mod.scan(case.photo)
+                scan_mod.scan(case.photo, config)
             except Exception as err:  # noqa: BLE001
                 print(f"{case.name}: {err}", file=sys.stderr)
                 continue
             spacing = ev._typical_spacing(case.truth)
-            for r in rows:
+            for r in sorted(rows, key=lambda r: r["centre"]):
                 t = min(case.truth, key=lambda t: ev._dist(t.centre, r["centre"]))
                 if ev._dist(t.centre, r["centre"]) > 0.45 * spacing:
                     continue
