@@ -727,7 +727,8 @@ def test_a_period_placing_more_cells_than_any_map_is_left_for_the_fit_without_it
         return place(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(scan_module, "_place_cells", counting)
-    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
+    # threads, not a forked process: a child's placements would be counted in its memory
+    slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0, fork_locating=False)
     tally = run_case(case, lambda photo: scan_module.scan(photo, slow))
     assert tally.placed_right == len(case.truth) == 25 and tally.extra == 0
     assert max(placed) <= 2 * DEFAULT_CONFIG.find.max_map_tiles
