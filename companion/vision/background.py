@@ -22,11 +22,13 @@ also where a lamp washes its checks out of the border's colours.
 from __future__ import annotations
 
 import weakref
+from functools import partial
 
 import cv2
 import numpy as np
 
 from companion.vision.config import ScanConfig
+from companion.vision.in_background import Background
 from companion.vision.lab import lab_of
 
 
@@ -97,8 +99,8 @@ def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarr
     dim = float(np.clip(np.median(border_light) / bg.bright_table_light, bg.dim_scale_min, 1.0))
     weights = np.array([bg.lightness_weight, 1.0, 1.0], np.float32)
     model, whiten = table_model(border * weights, bg.table_noise_floor * dim)
-    scaled = cv2.transform(lab, (whiten @ np.diag(weights)).astype(np.float32)) - (
-        whiten @ model).astype(np.float32)
+    affine = np.hstack([whiten @ np.diag(weights), -(whiten @ model)[:, None]])
+    scaled = cv2.transform(lab, affine.astype(np.float32))
     dist = cv2.sqrt(cv2.transform(scaled * scaled, np.ones((1, 3), np.float32)))
     bscaled = (border * weights - model) @ whiten.T
     bdist = np.sqrt((bscaled ** 2).sum(axis=1))
@@ -160,6 +162,12 @@ def _table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
 
 
 def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
+    # The table's shadows and checks are judged in threads while the distance is measured
+    # (OpenCV and large numpy arrays release the GIL).
+    shadow = (Background(partial(table_in_shadow, image, config), "table-shadow")
+              if config.background.shadow_as_table else None)
+    checks = (Background(partial(table_checks, image, config), "table-checks")
+              if config.background.checks_as_table else None)
     dist, threshold = background_distance(image, config)
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     sat = hsv[:, :, 1]
@@ -167,16 +175,16 @@ def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     # A saturated table (wood, a coloured mat) must not count as tile art.
     sat_thr = max(config.background.tile_saturation_min, float(np.percentile(border_sat, 90)) + 40)
     far = dist > threshold
-    if config.background.shadow_as_table:
-        far &= ~table_in_shadow(image, config)
+    if shadow is not None:
+        far &= ~shadow.result()
     mask = far | (sat > sat_thr)
     mask_u8: np.ndarray = mask.astype(np.uint8) * 255
     k = max(3, int(round(min(image.shape[:2]) / 300)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     mask_u8 = cv2.morphologyEx(mask_u8, cv2.MORPH_OPEN, kernel)
     mask_u8 = cv2.morphologyEx(mask_u8, cv2.MORPH_CLOSE, kernel, iterations=2)
-    if config.background.checks_as_table:
-        mask_u8[table_checks(image, config)] = 0
+    if checks is not None:
+        mask_u8[checks.result()] = 0
     return mask_u8
 
 
