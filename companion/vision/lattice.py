@@ -907,21 +907,18 @@ def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5
     x0, x1, y0, y1 = bx, bx + bw, by, by + bh
     lab = lab_of(image)[y0:y1, x0:x1, 0].astype(np.float32)
     size = (max(8, int(round((x1 - x0) * scale))), max(8, int(round((y1 - y0) * scale))))
+
+    def saturation_of_region() -> np.ndarray:
+        # Tile art is coloured; grey or patterned cloth the silhouette took in is not.
+        hsv = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)[:, :, 1].astype(np.float32)
+        out: np.ndarray = cv2.resize(cv2.GaussianBlur(hsv, (0, 0), 4.0), size,
+                                     interpolation=cv2.INTER_AREA)
+        return out
+
+    saturated = Background(saturation_of_region, "region-saturation")
     light = cv2.resize(cv2.GaussianBlur(lab, (0, 0), 1.0), size, interpolation=cv2.INTER_AREA)
     region = cv2.dilate(mask[y0:y1, x0:x1], np.ones((9, 9), np.uint8))
     m = cv2.resize(region, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    gx = cv2.Sobel(light, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(light, cv2.CV_32F, 0, 1)
-    mag = np.hypot(gx, gy)
-    inside = mag[m > 0.5]
-    top = float(np.percentile(inside, 95)) if inside.size else 1.0
-    # (gx + i gy)^2 / |g|^2 scaled to the clipped magnitude, as two float32 channels.
-    weight = np.minimum(mag, top) * m / np.maximum(mag * mag, 1e-6)
-    # Tile art is coloured; grey or patterned cloth the silhouette took in is not.
-    hsv = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)[:, :, 1].astype(np.float32)
-    sat = cv2.resize(cv2.GaussianBlur(hsv, (0, 0), 4.0), size, interpolation=cv2.INTER_AREA)
-    weight = weight * np.clip(sat / saturation, 0.0, 1.0)
-    z = np.dstack([(gx * gx - gy * gy) * weight, 2.0 * gx * gy * weight]).astype(np.float32)
     h, w = m.shape
     big_h, big_w = cv2.getOptimalDFTSize(2 * h), cv2.getOptimalDFTSize(2 * w)
 
@@ -934,8 +931,19 @@ def edge_autocorrelation(image: np.ndarray, mask: np.ndarray, scale: float = 0.5
         out = cv2.idft(power, flags=cv2.DFT_COMPLEX_OUTPUT | cv2.DFT_SCALE)[:, :, 0]
         return np.fft.fftshift(out)
 
+    # the mask's own overlap at each lag, in a thread while the edges are measured
+    overlapping = Background(lambda: correlate(m[:, :, None]), "mask-overlap")
+    gx = cv2.Sobel(light, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(light, cv2.CV_32F, 0, 1)
+    mag = np.hypot(gx, gy)
+    inside = mag[m > 0.5]
+    top = float(np.percentile(inside, 95)) if inside.size else 1.0
+    # (gx + i gy)^2 / |g|^2 scaled to the clipped magnitude, as two float32 channels.
+    weight = np.minimum(mag, top) * m / np.maximum(mag * mag, 1e-6)
+    weight = weight * np.clip(saturated.result() / saturation, 0.0, 1.0)
+    z = np.dstack([(gx * gx - gy * gy) * weight, 2.0 * gx * gy * weight]).astype(np.float32)
     auto = correlate(z)
-    overlap = correlate(m[:, :, None])
+    overlap = overlapping.result()
     auto = auto / np.maximum(overlap, 0.1 * float(overlap.max()))
     centre = (big_w // 2, big_h // 2)
     auto = (auto / max(float(auto[centre[1], centre[0]]), 1e-9)).astype(np.float32)
