@@ -9,7 +9,10 @@ JPEG bytes and prints the median over photos of each photo's fastest scan, the m
 of all scans, and where the time goes (decoding, locating, reading; wall clock, the
 median over photos). A 2-core machine shared with others drifts by a quarter from one
 minute to the next: ``reference`` is the time of a fixed pure-Python and numpy workload
-measured beside the scans, so two runs can be compared by their ratio to it.
+measured beside the scans, so two runs can be compared by their ratio to it. On a
+virtual machine the host may also take the cores away (``steal`` in ``/proc/stat``):
+the share of the cores' time stolen while the scans ran is printed (Linux), and a run
+with much of it stolen measures the host, not the scanner.
 """
 
 from __future__ import annotations
@@ -47,6 +50,24 @@ def reference_seconds() -> float:
     return best
 
 
+def cpu_times() -> list[int] | None:
+    """The machine's cumulative CPU times (``/proc/stat``'s first line: user, nice,
+    system, idle, iowait, irq, softirq, steal, ...), or None where there is none."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def stolen_share(before: list[int] | None, after: list[int] | None) -> float | None:
+    """The share of the cores' time between two ``cpu_times`` the host stole."""
+    if before is None or after is None or len(before) < 8 or len(after) < 8:
+        return None
+    spent = [b - a for a, b in zip(before[:8], after[:8], strict=True)]
+    return spent[7] / sum(spent) if sum(spent) > 0 else None
+
+
 def timed_stages(module: Any, spent: dict[str, list[float]]) -> None:
     """Wrap the scanner's stages so each call's wall time is recorded in ``spent``."""
     for name in STAGES:
@@ -80,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     scan_mod(cases[0].photo)  # models loaded once, as in a running app
     timed_stages(module, spent)
     before = reference_seconds()
+    times_before = cpu_times()
     fastest = [float("inf")] * len(cases)
     every: list[float] = []
     for _ in range(args.repeat):
@@ -89,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             took = time.perf_counter() - start
             fastest[i] = min(fastest[i], took)
             every.append(took)
+    stolen = stolen_share(times_before, cpu_times())
     after = reference_seconds()
     print(f"{args.set} seed {args.seed} x{len(cases)}, {size[0]}x{size[1]}, "
           f"{args.repeat} scans each")
@@ -98,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     print("median per stage: " + ", ".join(f"{name} {statistics.median(spent[name]):.2f} s"
                                           for name in STAGES))
     print(f"reference workload: {before:.3f} s before, {after:.3f} s after")
+    if stolen is not None:
+        print(f"cores' time stolen by the host while scanning: {100 * stolen:.0f} %")
     return 0
 
 
