@@ -162,6 +162,19 @@ def _two_ways(gx: np.ndarray, gy: np.ndarray) -> float:
     return float(abs(np.sum(weight * unit ** 4)) / total)
 
 
+def _mean_inside(image: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """The mean of each channel of an 8-bit ``image`` over the boolean mask ``inside``,
+    the same float64 numbers as ``image[inside].mean(axis=0)``: ``cv2.mean`` (ten times
+    as fast) multiplied back by the count is the exact integer sum, divided as numpy
+    divides it."""
+    count = int(np.count_nonzero(inside))
+    if count == 0:
+        return np.full(image.shape[2], np.nan)
+    means = cv2.mean(image, inside.view(np.uint8))[:image.shape[2]]
+    out: np.ndarray = np.rint(np.array(means) * count) / count
+    return out
+
+
 def _log_ratio(values: np.ndarray, mid: float) -> np.ndarray:
     return np.log(np.maximum(values, 1e-3) / max(mid, 1e-3))
 
@@ -192,9 +205,8 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
     gradients = [_inner_gradients(t, config) for t in tiles]
     coh = np.array([_one_way(gx, gy) for gx, gy in gradients])
     cross = np.array([_two_ways(gx, gy) for gx, gy in gradients])
-    hsv = np.array([cv2.cvtColor(t, cv2.COLOR_BGR2HSV)[inside].mean(axis=0) for t in tiles])
-    lab = np.array([cv2.cvtColor(t, cv2.COLOR_BGR2LAB)[inside].astype(np.float64).mean(axis=0)
-                    for t in tiles])
+    hsv = np.array([_mean_inside(cv2.cvtColor(t, cv2.COLOR_BGR2HSV), inside) for t in tiles])
+    lab = np.array([_mean_inside(cv2.cvtColor(t, cv2.COLOR_BGR2LAB), inside) for t in tiles])
     member = np.ones(n, bool) if counted is None else np.asarray(counted, bool)
     ref = np.flatnonzero((game >= min_game_share) & member)
     if len(ref) < 3:

@@ -252,3 +252,17 @@ def test_checks_of_the_cloth_read_as_roofs_are_no_tile() -> None:
     model = cell_art.load_model()
     assert model is not None and model.high is not None
     assert capped.placed_right == len(case.truth) == 25 and capped.extra == 0
+
+
+def test_the_mean_inside_a_cell_is_numpys_to_the_last_bit() -> None:
+    """``cell_art._mean_inside`` (the features' mean HSV and Lab) gives the very numbers
+    ``image[inside].mean(axis=0)`` gives, on random and smooth 8-bit cells."""
+    rng = np.random.default_rng(5)
+    inside = edges.hexagon_mask(R) > 0
+    h, w = inside.shape
+    for k in range(40):
+        noise = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        smooth = cv2.GaussianBlur(noise, (0, 0), 1 + k % 5)
+        for image in (noise, smooth, cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB)):
+            assert np.array_equal(cell_art._mean_inside(image, inside),
+                                  image[inside].mean(axis=0))
