@@ -171,8 +171,8 @@ def _exif_orientation(im: Image.Image) -> int | None:
 
 def _downscale(bgr: np.ndarray, original: tuple[int, int], config: ScanConfig,
                rgb: bool = False) -> Photo:
-    """The working copy of ``bgr`` and its detail copy (made in a thread); ``rgb``: the
-    array holds RGB, swapped to BGR in each copy."""
+    """The working copy of ``bgr`` and its detail copy (made in a thread when it must be
+    downscaled or swapped); ``rgb``: the array holds RGB, swapped to BGR in each copy."""
     h, w = bgr.shape[:2]
     long_side = max(w, h)
     pending: Background[np.ndarray] | None = None
