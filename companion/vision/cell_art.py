@@ -11,7 +11,10 @@ seen through a hole in the map), its texture, flatness, saturation, brightness a
 mean colour relative to the photo's median tile-like cell only (tiles in one photo share
 light and focus, clutter does not; an absolute level would learn the training photos'
 light), how well its outline agrees with the seams, and how many of its lattice
-neighbours were located. A logistic model (``CellModel``: standardisation, weights,
+neighbours were located. Each cell is measured as if lit like the median cell
+(``shade_gains``: brightened by the ratio of the median cell's local meadow brightness
+to its own, ``find.shade_gain_max`` at most), so a cast shadow over part of the map
+does not pass for smooth, flat table. A logistic model (``CellModel``: standardisation, weights,
 bias, over the row and a few hinges of it, ``design``, each column capped where the
 tiles' own values end, ``tile_caps``) turns the row into P(tile); cells at or above
 ``CellModel.threshold`` are kept. The weights and the threshold are fitted
@@ -182,13 +185,16 @@ def _log_ratio(values: np.ndarray, mid: float) -> np.ndarray:
 def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
              cells: Sequence[tuple[int, int] | None], agreement: Sequence[float | None],
              config: ScanConfig, min_game_share: float,
-             counted: Sequence[bool] | None = None) -> np.ndarray:
+             counted: Sequence[bool] | None = None,
+             light: Sequence[float] | None = None) -> np.ndarray:
     """The ``FEATURES`` rows (n x len(FEATURES)) of the located cells: ``tiles`` their
     rectified art, ``classes`` its pixel classes, ``cells`` their lattice cells,
-    ``agreement`` their seam agreement (``lattice.CellFits``). The medians are those of
-    the cells whose game-colour share reaches ``min_game_share`` when there are three,
-    else of every cell; only the ``counted`` cells (default all) are medians and
-    neighbours (the training's free neighbours of the map are not)."""
+    ``agreement`` their seam agreement (``lattice.CellFits``), ``light`` the brightness
+    of their local meadow (``edges.local_meadows``; default: every cell lit alike).
+    Each cell is judged as if lit like the median cell (``shade_gains``). The medians
+    are those of the cells whose game-colour share reaches ``min_game_share`` when
+    there are three, else of every cell; only the ``counted`` cells (default all) are
+    medians and neighbours (the training's free neighbours of the map are not)."""
     n = len(tiles)
     if n == 0:
         return np.zeros((0, len(FEATURES)))
@@ -200,6 +206,13 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
     art_classes = [edges_mod.MEADOW, edges_mod.FOREST, edges_mod.GRAIN, edges_mod.ROOF,
                    edges_mod.BLUE, edges_mod.PALE]
     art = shares[:, art_classes].sum(axis=1)
+    member = np.ones(n, bool) if counted is None else np.asarray(counted, bool)
+    ref = np.flatnonzero((game >= min_game_share) & member)
+    if len(ref) < 3:
+        ref = np.flatnonzero(member) if member.any() else np.arange(n)
+    gains = shade_gains(light, ref, config.find.shade_gain_max, n)
+    tiles = [t if g == 1.0 else cv2.convertScaleAbs(t, alpha=float(g))
+             for t, g in zip(tiles, gains, strict=True)]
     busy = np.array([texture(t, config) for t in tiles])
     flat = np.array([flat_and_paper(t, config) for t in tiles])
     gradients = [_inner_gradients(t, config) for t in tiles]
@@ -207,16 +220,15 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
     cross = np.array([_two_ways(gx, gy) for gx, gy in gradients])
     hsv = np.array([_mean_inside(cv2.cvtColor(t, cv2.COLOR_BGR2HSV), inside) for t in tiles])
     lab = np.array([_mean_inside(cv2.cvtColor(t, cv2.COLOR_BGR2LAB), inside) for t in tiles])
-    member = np.ones(n, bool) if counted is None else np.asarray(counted, bool)
-    ref = np.flatnonzero((game >= min_game_share) & member)
-    if len(ref) < 3:
-        ref = np.flatnonzero(member) if member.any() else np.arange(n)
 
     def mid(v: np.ndarray) -> float:
         return float(np.median(v[ref]))
 
     lab_mid = np.median(lab[ref], axis=0)
-    misfit = np.array(misfits(agreement, member.tolist()))
+    # The seams' contrast falls with the light as the art's does.
+    lit_agreement = [None if a is None else a * float(g)
+                     for a, g in zip(agreement, gains, strict=True)]
+    misfit = np.array(misfits(lit_agreement, member.tolist()))
     located = {c for c, m in zip(cells, member, strict=True) if c is not None and m}
     tile_like = {c for c, g, m in zip(cells, game, member, strict=True)
                  if c is not None and m and g >= min_game_share}
@@ -244,6 +256,18 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
         np.array([around(c, tile_like) for c in cells]),
     ]
     return np.column_stack(columns)
+
+
+def shade_gains(light: Sequence[float] | None, ref: np.ndarray, most: float,
+                n: int) -> np.ndarray:
+    """Per cell, the gain (1 to ``most``) that lights it like the median of the ``ref``
+    cells: that median ``light`` over its own, never below 1 (a cell lit better than
+    the median is judged as it is). All 1 without ``light`` or when ``most`` <= 1."""
+    if light is None or most <= 1.0:
+        return np.ones(n)
+    level = np.asarray(light, np.float64)
+    mid = float(np.median(level[ref]))
+    return np.clip(mid / np.maximum(level, 1.0), 1.0, most)
 
 
 def design(rows: np.ndarray) -> np.ndarray:

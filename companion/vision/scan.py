@@ -1573,7 +1573,8 @@ def cell_rows(ready: Prepared, config: ScanConfig) -> np.ndarray:
                              [f.cell for f in ready.found],
                              [f.agreement for f in ready.found], config,
                              config.terrain.min_terrain_fraction,
-                             [not f.beside for f in ready.found])
+                             [not f.beside for f in ready.found],
+                             [m[2] for m in ready.meadows])
 
 
 def holds_tiles(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:

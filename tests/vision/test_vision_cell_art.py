@@ -80,6 +80,42 @@ def test_features_name_every_column_and_compare_each_cell_with_the_photos_median
     assert np.allclose(rows[:, :len(edges.CLASSES)].sum(axis=1), 1.0)
 
 
+def test_a_cell_in_shadow_is_measured_as_if_lit_like_the_median_cell() -> None:
+    rng = np.random.default_rng(7)
+    lit = []
+    for _ in range(5):  # tile-like art: blobs of colour every way
+        tile = _blank() + 150
+        for _ in range(60):
+            x, y = (int(v) for v in rng.integers(10, tile.shape[0] - 10, 2))
+            colour = tuple(int(c) for c in rng.integers(60, 230, 3))
+            cv2.circle(tile, (x, y), int(rng.integers(3, 9)), colour, -1)
+        lit.append(tile)
+    shaded = [*lit[:4], cv2.convertScaleAbs(lit[4], alpha=0.5)]  # a shadow of 0.5
+    classes = [edges.pixel_classes(t) for t in lit]
+    cells = [(0, 0), (1, 0), (0, 1), (1, -1), (-1, 1)]
+    agreement = [0.8, 0.8, 0.7, 0.9, 0.4]  # the seams' contrast halved with the light
+    names = ("texture_rel", "spread_rel", "flat_rel", "misfit")
+
+    def measured(tiles: list[np.ndarray], light: list[float] | None) -> np.ndarray:
+        rows = cell_art.features(tiles, classes, cells, agreement, DEFAULT_CONFIG, 0.0,
+                                 light=light)
+        return np.array([rows[4, cell_art.FEATURES.index(n)] for n in names])
+
+    truth = measured(lit, None)
+    truth[3] = 0.0  # lit, its seams would agree as the others' do
+    judged_lit = measured(shaded, [120.0, 118.0, 121.0, 119.0, 60.0])
+    judged_dark = measured(shaded, None)
+    assert np.allclose(judged_lit[:3], truth[:3], atol=0.05)
+    assert judged_lit[3] < 0.05
+    assert judged_dark[0] < truth[0] - 0.5 and judged_dark[3] > 0.4
+    # A cell lit better than the median is judged as it is, and 1 turns the gain off.
+    assert np.allclose(cell_art.shade_gains([60.0, 120.0, 240.0], np.arange(3), 2.5, 3),
+                       [2.0, 1.0, 1.0])
+    assert np.allclose(cell_art.shade_gains([10.0, 120.0, 120.0], np.arange(3), 2.5, 3),
+                       [2.5, 1.0, 1.0])
+    assert np.allclose(cell_art.shade_gains([60.0, 120.0, 120.0], np.arange(3), 1.0, 3), 1.0)
+
+
 def test_the_model_round_trips_and_refuses_a_file_for_other_features(tmp_path: Path) -> None:
     n, m = len(cell_art.FEATURES), len(cell_art.COLUMNS)
     model = cell_art.CellModel(cell_art.COLUMNS, np.zeros(m), np.ones(m),
