@@ -9,7 +9,10 @@ error)`` pickled to a second pipe (``error``: the index and exception of the fir
 item that raised, else None) and leaves with ``os._exit``; the parent then reads it.
 The first error in the items' order is raised, as a loop would raise it. The scan's
 own threads (``in_background``: the photo's detail copy, the table's autocorrelation)
-are waited for before the fork.
+are waited for before the fork, and OpenCV's pool of worker threads is stopped
+(``_opencv_single``) until both processes are done: a worker still holding the pool's
+lock at the fork left the child waiting on it for ever (under load about 1 scan in 30
+lost ``wait_min_s`` so), and with two processes on two cores each works best alone.
 
 Why a process: reading a tile is many small numpy and OpenCV calls that hold the GIL
 between them, so two threads read hardly faster than one; a forked child shares the
@@ -28,8 +31,11 @@ import select
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar, cast
+
+import cv2
 
 from companion.vision.in_background import settle
 
@@ -52,27 +58,28 @@ def in_two(work: Callable[[_T], _R], items: list[_T], wait_factor: float = WAIT_
     if len(items) < 2 or not available():
         return [work(x) for x in items]
     settle()  # a fork copies only this thread: a lock another one holds stays held
-    queue = _Queue(len(items))
-    read_end, write_end = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        queue.close()
-        os.close(read_end)
+    with _opencv_single():
+        queue = _Queue(len(items))
+        read_end, write_end = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            queue.close()
+            os.close(read_end)
+            os.close(write_end)
+            return [work(x) for x in items]
+        if pid == 0:
+            _child(work, items, queue, read_end, write_end)  # never returns
         os.close(write_end)
-        return [work(x) for x in items]
-    if pid == 0:
-        _child(work, items, queue, read_end, write_end)  # never returns
-    os.close(write_end)
-    start = time.perf_counter()
-    try:
-        mine, mine_error = _run(work, items, queue)
-        patience = max(wait_min_s, wait_factor * (time.perf_counter() - start))
-        data = _read_until(read_end, time.perf_counter() + patience)
-    finally:
-        queue.close()
-        os.close(read_end)
-        _reap(pid)
+        start = time.perf_counter()
+        try:
+            mine, mine_error = _run(work, items, queue)
+            patience = max(wait_min_s, wait_factor * (time.perf_counter() - start))
+            data = _read_until(read_end, time.perf_counter() + patience)
+        finally:
+            queue.close()
+            os.close(read_end)
+            _reap(pid)
     got = _unpickled(data)
     if got is None:  # the child failed: what it took (up to the parent's error) is computed here
         stop = len(items) if mine_error is None else mine_error[0]
@@ -82,6 +89,18 @@ def in_two(work: Callable[[_T], _R], items: list[_T], wait_factor: float = WAIT_
     if errors:
         raise min(errors, key=lambda e: e[0])[1]
     return [done[i] for i in range(len(items))]
+
+
+@contextmanager
+def _opencv_single() -> Iterator[None]:
+    """OpenCV's worker threads stopped (one thread: its calls run in the caller) for
+    the block, then as many as before."""
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        yield
+    finally:
+        cv2.setNumThreads(threads)
 
 
 class _Queue:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -161,6 +162,29 @@ def _in_child_despite_held_lock(lock: Any, job: Callable[[], bool]) -> bool:
     release.set()
     holder.join()
     return answer == b"1"
+
+
+@needs_fork
+def test_opencvs_worker_threads_are_stopped_while_both_processes_work() -> None:
+    # A worker of OpenCV's pool still holding the pool's lock at the fork left the child
+    # waiting on it for ever (under load, about 1 scan in 30); stopped, none holds it.
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(2)
+    try:
+        image = np.random.default_rng(1).integers(0, 255, (600, 800, 3), np.uint8)
+        cv2.GaussianBlur(image, (0, 0), 3)  # the pool is started
+
+        def work(_: int) -> tuple[int, int]:
+            cv2.GaussianBlur(image, (0, 0), 3)
+            time.sleep(0.02)  # long enough for the child to take some
+            return os.getpid(), cv2.getNumThreads()
+
+        seen = in_two(work, list(range(12)))
+        assert len({pid for pid, _ in seen}) == 2
+        assert {threads for _, threads in seen} == {1}
+        assert cv2.getNumThreads() == 2  # as many as before, once both are done
+    finally:
+        cv2.setNumThreads(before)
 
 
 @needs_fork
