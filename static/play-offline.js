@@ -31,7 +31,9 @@
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
   var REFUSED = "companion.refused.v1";
-  var lost = false;        // a request of this page failed although navigator.onLine is true
+  // a request of this page failed although navigator.onLine is true, or the service
+  // worker served the page from its cache for want of the network (sw.js)
+  var lost = document.documentElement.hasAttribute("data-served-offline");
   var sel = null;          // the selection on the phone: {at: [q, r] | null, tile, rot}
   var selFor = null;       // the #play element sel belongs to (reset after every swap)
   var lastTap = null;      // the last tap sent to the server (done here when that fails)

@@ -1,7 +1,8 @@
 /* Service worker (served at /sw.js, scope /): the app works on a table with bad reception.
  * - Install: caches the app shell (home, score page, rules, offline page) and the static files.
  * - Static files (/static/...): cache first, refreshed in the background.
- * - Pages (navigations): network first; offline -> the cached copy, else /offline. Only what
+ * - Pages (navigations): network first; offline -> the cached copy (marked
+ *   <html data-served-offline>), else /offline. Only what
  *   offline play needs is kept: the shell and the recorder pages (/play/...), never the other
  *   private pages (game sheets, campaigns, photos, records, archives).
  * - htmx fragment requests and every POST go to the network; unsent form posts are the job of
@@ -12,7 +13,7 @@
  * Bump VERSION when the shell changes: old caches are deleted on activate.
  */
 "use strict";
-var VERSION = "companion-v8";
+var VERSION = "companion-v9";
 var SHELL = ["/", "/offline", "/score", "/rules"];
 var STATIC = [
   "/static/app.css", "/static/app.js", "/static/offline.js", "/static/htmx-2.0.11.min.js",
@@ -62,7 +63,20 @@ function pageNetworkFirst(request) {
     return response;
   }).catch(function () {
     return caches.match(request, { ignoreVary: true }).then(function (hit) {
-      return hit || caches.match("/offline", { ignoreVary: true });
+      return hit ? markedKept(hit) : caches.match("/offline", { ignoreVary: true });
+    });
+  });
+}
+
+/* A kept page served for want of the network says so (<html data-served-offline>): the
+ * phone may still believe it is online (navigator.onLine is true on a network without a
+ * way out, and was so in Chromium 150 after a reload offline), and the recorder then
+ * knows the page is older than the map it kept (play-offline.js). */
+function markedKept(response) {
+  return response.text().then(function (html) {
+    return new Response(html.replace(/<html\b/i, "<html data-served-offline"), {
+      status: response.status, statusText: response.statusText,
+      headers: new Headers(response.headers)
     });
   });
 }

@@ -476,6 +476,8 @@ def test_with_the_service_worker_a_fragment_offline_is_never_the_offline_page(
             page.reload()
             page.wait_for_selector("#play")
             assert page.evaluate("() => !!navigator.serviceWorker.controller")
+            assert not page.evaluate(
+                "() => document.documentElement.hasAttribute('data-served-offline')")
             # one tile placed online through htmx: a fragment, newer than the cached page
             tap_hex(page, 0, -1)
             page.locator(".picker .picks li[data-code] a").first.click()
@@ -486,6 +488,9 @@ def test_with_the_service_worker_a_fragment_offline_is_never_the_offline_page(
             go_offline(page)
             page.reload()                      # the cached page, then the newer map kept
             page.wait_for_selector(f'#play[data-version="{2 + len(SEED)}"]')
+            # marked as the worker's copy: the phone may still think itself online
+            assert page.evaluate(
+                "() => document.documentElement.hasAttribute('data-served-offline')")
             assert ("0,-1", online) in map_tiles(page)
             answer = page.evaluate(
                 """(url) => fetch(url, {headers: {"HX-Request": "true"}})
