@@ -98,9 +98,11 @@ def test_a_map_in_dim_warm_light_on_a_green_mat_is_read_not_refused() -> None:
 @pytest.mark.slow
 def test_the_cells_of_a_dim_photo_are_judged_as_photographed() -> None:
     """Composite 19355 (session 29): dim light on wood, the cells' median grey 40. The
-    cell model was fitted on cells as photographed: judging the lifted cells, it took two
+    cell model is fitted on cells as photographed: judging the lifted cells, it took two
     cells of the lit table for tiles (one since the model's columns are capped at the
-    tiles' own range, ``cell_art.tile_caps``, session 31)."""
+    tiles' own range, ``cell_art.tile_caps``, session 31; none since it judges each cell
+    as lit like the median one, ``cell_art.shade_gains``, session 38, so the lifted
+    judgement is no longer read here)."""
     from companion.vision.synth import composite
 
     if composite.shared_tiles_dir() is None:
@@ -109,6 +111,5 @@ def test_the_cells_of_a_dim_photo_are_judged_as_photographed() -> None:
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
     n = len(case.truth)
     read = run_case(case, lambda photo: scan(photo, slow))
-    lifted = run_case(case, lambda photo: scan(photo, slow.tuned(judge_lifted_cells=True)))
     assert read.placed_right == n and read.extra == 0
-    assert lifted.extra >= 1
+    assert read.edges_right >= 6 * n - 2
