@@ -206,11 +206,11 @@ class FindConfig:
     """The cell model judges each cell as if lit like the map's median tile
     (``cell_art.features``): a cell whose local meadow (``edges.local_meadows``) is darker
     than the median cell's is brightened by the ratio, at most this much; 1: off. A cast
-    shadow halves the art's texture, spread and seam contrast, and the model took a
-    shadowed arm of the map for table (render 24901: three tiles under a shadow of
-    about 0.6). The meadow is the same green on every tile, so its brightness measures
-    the light and not the art; table or clutter beside lit tiles takes their light
-    and is not brightened."""
+    shadow halves the art's texture, spread and seam contrast, and the model took two
+    tiles of a shadowed arm of the map for table (render 24901, a shadow of about 0.6;
+    the arm's third tile, in a deeper shadow, is not located at all). The meadow is the
+    same green on every tile, so its brightness measures the light and not the art;
+    table or clutter beside lit tiles takes their light and is not brightened."""
     keep_edged_cells: bool = True
     """A located cell of an assembled map whose every side shown to the table (at least
     ``keep_edged_sides_min``) is a tile's edge (``lattice.grow_seam_min``,
