@@ -97,12 +97,12 @@ def game_scan_config(game: dict[str, Any]) -> ScanConfig:
     plays with (the base box and the boxes its campaign has unlocked:
     ``rules.in_play``), so a tile of a box still closed is never read."""
     config = scan_config()
-    if _kind(game) == "duel":
-        return config.tuned(use_catalogue=False, use_inventory=False)
     try:
         record = parse_record(game["record"])
     except RulesError:
         return config
+    if record.is_duel:
+        return config.tuned(use_catalogue=False, use_inventory=False)
     return config.tuned(sections=in_play(record).sections)
 
 
