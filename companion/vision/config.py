@@ -39,6 +39,12 @@ class IoConfig:
     """A photo in which no tiles are recognised is said to be too dark when 99 % of its
     pixels are darker than this grey (about 2.5 EV under a well exposed photo, whose
     white art and clutter are near 200)."""
+    exposure_floor_grey: float = 100.0
+    """A photo whose brightest 1 % is darker than this grey (over 1 EV under a well exposed
+    photo's near 200) is brightened until it is not, as a camera's own exposure would
+    have (``io.brought_up``); 0: never."""
+    photo_gain_max: float = 2.5
+    """The most it is brightened (its noise and JPEG blocks grow with it)."""
     threads: int = 0
     """Threads working at once (``scan._in_parallel``: the lattice's starts refined and
     its layouts placed when ``fork_locating`` is off, the tiles read when

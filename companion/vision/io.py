@@ -7,6 +7,9 @@ point found at working resolution is reported as ``point * scale``. A photo over
 twice the working size also has a ``detail`` copy at twice it (for pennants and
 marker digits), downscaled in a background thread while the tiles are located.
 
+``brought_up`` brightens both copies of a photo exposed well under what a camera would
+give (``config.io.exposure_floor_grey``).
+
 JPEG, PNG, WebP and (with pillow-heif) HEIC are decoded by Pillow; EXIF orientation
 is applied; photos over ``config.io.max_pixels`` and decompression bombs are refused
 before any pixel is decoded.
@@ -14,6 +17,7 @@ before any pixel is decoded.
 
 from __future__ import annotations
 
+import dataclasses
 import io as _io
 import warnings
 from dataclasses import dataclass
@@ -159,6 +163,39 @@ def _from_bytes(data: bytes, config: ScanConfig) -> Photo:
     # Downscaled before the channels are swapped: each channel is resized alone, so the
     # result is the same, and the swap costs a fraction of a full photo's.
     return _downscale(np.asarray(im), (w, h), config, rgb=True)
+
+
+def exposure_gain(image: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> float:
+    """The gain ``brought_up`` gives ``image``: 1 unless its 99th-percentile grey
+    (sampled every 4th pixel each way) is under ``io.exposure_floor_grey``; 1 too when
+    it is under ``io.too_dark_grey`` (too few grey levels left to bring up: such a photo
+    is refused as too dark when no tiles are found in it)."""
+    floor = config.io.exposure_floor_grey
+    if floor <= 0:
+        return 1.0
+    grey = cv2.cvtColor(image[::4, ::4], cv2.COLOR_BGR2GRAY)
+    bright = float(np.percentile(grey, 99))
+    if bright < config.io.too_dark_grey or bright >= floor:
+        return 1.0
+    return float(min(floor / bright, config.io.photo_gain_max))
+
+
+def brought_up(photo: Photo, config: ScanConfig = DEFAULT_CONFIG) -> Photo:
+    """``photo`` with its working image and its detail copy brightened by
+    ``exposure_gain`` (the same photo when that is 1; the detail copy in a thread of its
+    own). Tiles, table and clutter are told apart by thresholds made for a photo a
+    camera exposed, and pennants are judged by a model learned on such photos; a photo
+    well under that is brought up to it first."""
+    gain = exposure_gain(photo.image, config)
+    if gain <= 1.0:
+        return photo
+    pending = photo.pending
+    if pending is not None:
+        dim = pending
+        pending = Background(lambda: cv2.convertScaleAbs(dim.result(), alpha=gain),
+                             "photo-detail-up")
+    return dataclasses.replace(photo, image=cv2.convertScaleAbs(photo.image, alpha=gain),
+                               pending=pending)
 
 
 def _exif_orientation(im: Image.Image) -> int | None:

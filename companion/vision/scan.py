@@ -8,11 +8,11 @@ edges flagged by neighbour consistency. ``Scan.to_record()`` is the rules ``Reco
 with the tiles in breadth-first order from the first tile (every line touches an
 earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_record``.
 
-Stages, each a pure function of its inputs: ``io.load_photo`` -> ``background.
-foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice`` (assembled map)
--> ``rectify`` -> ``cell_art`` (which cells hold a tile) -> ``terrain_model`` (edges)
--> ``tasks`` -> ``prior`` and ``inventory`` (each physical tile once, decoded jointly)
--> ``consistency`` -> ``doubt`` (which edges to check).
+Stages, each a pure function of its inputs: ``io.load_photo`` -> ``io.brought_up``
+-> ``background.foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice``
+(assembled map) -> ``rectify`` -> ``cell_art`` (which cells hold a tile)
+-> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory`` (each physical
+tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges to check).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from companion.vision.flags import lit as flag_light
 from companion.vision.flags import outranks_bubble, unveiled
 from companion.vision.in_background import Background
 from companion.vision.inventory import assign, free_candidates
-from companion.vision.io import ImageInput, Photo, load_photo
+from companion.vision.io import ImageInput, Photo, brought_up, load_photo
 from companion.vision.lab import keeping
 from companion.vision.memory import keep_freed_memory
 from companion.vision.prior import decode
@@ -244,14 +244,15 @@ def _run(image: ImageInput, config: ScanConfig
          ) -> tuple[Scan, list[LocatedTile], Photo, np.ndarray]:
     keep_freed_memory()
     clock = Deadline(config.io.time_limit_s)
-    photo = load_photo(image, config)
+    loaded = load_photo(image, config)
+    photo = brought_up(loaded, config)
     clock.check()
     try:
         found, kind, mask = locate(photo, config, clock)
         clock.check()
         return read_tiles(photo, found, kind, config, clock), found, photo, mask
     except ScanError as err:
-        if err.code.startswith("no-tiles") and _too_dark(photo.image, config):
+        if err.code.startswith("no-tiles") and _too_dark(loaded.image, config):
             raise ScanError("no tiles recognised: the photo is too dark to tell the tiles' "
                             "colours; photograph the map in more light") from None
         raise

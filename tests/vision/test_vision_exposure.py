@@ -1,7 +1,8 @@
 """A dim photo is brightened before its colours are read (``scan.prepare``,
 ``terrain.exposure_floor``): cells whose median grey is below the floor are lifted to
-it. Synthetic cells, the sample renders made darker, and a held-out real-table composite
-in dim light, read with real OpenCV.
+it (after the whole photo is brought up, ``io.brought_up``, which the tests of the
+lift alone turn off). Synthetic cells, the sample renders made darker, and a held-out
+real-table composite in dim light, read with real OpenCV.
 
 The floor (60) is about the grey of the real tile photos the terrain model learned from
 (77-88) 1 EV darker."""
@@ -21,6 +22,8 @@ from companion.vision.synth.evaluate import compare, composite_cases, run_case, 
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 scan_mod = __import__("companion.vision.scan", fromlist=["prepare"])
+UNLIT_PHOTO = DEFAULT_CONFIG.tuned(exposure_floor_grey=0.0)
+"""The photo as taken (``io.brought_up`` off): the cells' own lift is all there is."""
 
 
 def _cells(grey: int, count: int = 5) -> list[np.ndarray]:
@@ -68,11 +71,13 @@ def test_a_sample_photographed_at_a_fifth_of_its_light_is_read_as_in_full_light(
     lift 5 (wood) and 6 (mat) edges were misread."""
     photo, case = _darkened(name, 0.18)
     n = len(case.truth)
-    lifted = compare(scan(photo), case.truth, case.kind)
-    plain = compare(scan(photo, DEFAULT_CONFIG.tuned(exposure_floor=0.0)), case.truth,
+    read = compare(scan(photo), case.truth, case.kind)
+    lifted = compare(scan(photo, UNLIT_PHOTO), case.truth, case.kind)
+    plain = compare(scan(photo, UNLIT_PHOTO.tuned(exposure_floor=0.0)), case.truth,
                     case.kind)
-    assert lifted.placed_right == n and lifted.extra == 0
-    assert lifted.edges_right >= 6 * n - 1
+    for reading in (read, lifted):
+        assert reading.placed_right == n and reading.extra == 0
+        assert reading.edges_right >= 6 * n - 1
     assert plain.edges_right <= 6 * n - 3
 
 
@@ -80,7 +85,8 @@ def test_a_sample_photographed_at_a_fifth_of_its_light_is_read_as_in_full_light(
 def test_a_map_in_dim_warm_light_on_a_green_mat_is_read_not_refused() -> None:
     """Composite 19354 (a fresh run of session 29): a green mat, a shadow band and an
     underexposed photo, the cells' median grey 24. Without the lift the colour check
-    refused the photo ("the colours are not those of Dorfromantik tiles")."""
+    refused the photo ("the colours are not those of Dorfromantik tiles"), when the
+    photo is also read as taken (``io.brought_up`` off)."""
     from companion.vision.synth import composite
 
     if composite.shared_tiles_dir() is None:
@@ -88,7 +94,8 @@ def test_a_map_in_dim_warm_light_on_a_green_mat_is_read_not_refused() -> None:
     case = next(composite_cases(55, 19300, (4000, 3000), real_table=True, skip=54))
     slow = DEFAULT_CONFIG.tuned(time_limit_s=120.0)
     read = run_case(case, lambda photo: scan(photo, slow))
-    refused = run_case(case, lambda photo: scan(photo, slow.tuned(exposure_floor=0.0)))
+    refused = run_case(case, lambda photo: scan(photo, slow.tuned(exposure_floor=0.0,
+                                                                  exposure_floor_grey=0.0)))
     n = len(case.truth)
     assert read.errors == 0 and read.placed_right == n and read.extra == 0
     assert read.edges_right >= 6 * n - 2
