@@ -231,7 +231,9 @@ def test_a_lattice_fitted_on_a_few_cells_is_refitted_to_the_grown_map() -> None:
     map, lies half a cell off at its far side (176 of 234 edges, 6 phantoms). Refitted
     to the seams over every tile placed, the map is read. (Without the refit, with
     the silhouette's gaps closed at 0.15 of a radius as when it was found; closed at
-    0.45, ``lattice.gap_close_frac``, the first lattice reads it too.)"""
+    0.45, ``lattice.gap_close_frac``, the first lattice reads it too; and it reads the
+    photo as taken, ``io.exposure_floor_grey`` 0: brought up, the map is read without the
+    refit, session 39.)"""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases
 
@@ -242,7 +244,8 @@ def test_a_lattice_fitted_on_a_few_cells_is_refitted_to_the_grown_map() -> None:
     refit = compare(scan(case.photo, slow), case.truth, case.kind)
     assert refit.placed_right == len(case.truth) == 39
     assert refit.extra <= 1 and refit.edges_right >= 220
-    grown = compare(scan(case.photo, slow.tuned(refit_placed=False, gap_close_frac=0.15)),
+    grown = compare(scan(case.photo, slow.tuned(refit_placed=False, gap_close_frac=0.15,
+                                                exposure_floor_grey=0.0)),
                     case.truth, case.kind)
     assert grown.edges_right <= 195
 

@@ -80,13 +80,14 @@ def test_a_dim_map_is_placed_on_its_lone_hexagons() -> None:
     the mask in place (``find.thin_part_frac``, session 34): without them, the planks'
     gaps no longer join the lone tiles' masks, and the search without the hexagons'
     starts finds this map too (37/37, no phantom), so it would not show what the starts
-    do."""
+    do. It reads the photo as taken (``io.exposure_floor_grey`` 0) for the same reason:
+    brought up, the map is found without the starts, session 39."""
     from companion.vision.synth import composite
 
     if composite.shared_tiles_dir() is None:
         pytest.skip("../shared/tiles is absent")
     seeded, unseeded, n = read_held_out(20500, 8, composite=True, hexagon_starts=False,
-                                        thin_part_frac=0.0)
+                                        thin_part_frac=0.0, exposure_floor_grey=0.0)
     assert n == 37 and seeded.placed_right >= n - 1
     assert seeded.extra <= 1 and seeded.edges_right >= 6 * (n - 1) - 4
     assert unseeded.extra >= 10

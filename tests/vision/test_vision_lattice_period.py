@@ -137,7 +137,8 @@ def test_a_map_in_pieces_smaller_than_a_tile_still_shows_its_period() -> None:
     ``hexagon_starts``, off here, find the map too).
     (The comparison closes the silhouette's gaps at 0.15 of a radius, as when it was
     found; ``lattice.gap_close_frac`` is wider since, and closed at 0.45 the map was
-    read without this.)"""
+    read without this. It also reads the photo as taken, ``io.exposure_floor_grey`` 0:
+    brought up, 99 of its 120 edges are read without this, session 39.)"""
     from companion.vision.synth import composite
     from companion.vision.synth.evaluate import composite_cases, matched_pairs
 
@@ -157,7 +158,8 @@ def test_a_map_in_pieces_smaller_than_a_tile_still_shows_its_period() -> None:
     assert edges_right >= 70
     assert read(slow.tuned(period_from_whole=False, snap_search_wide=0.0,
                            period_weak_contrast=1.0, refit_placed=False,
-                           hexagon_starts=False, gap_close_frac=0.15))[2] < 60
+                           hexagon_starts=False, gap_close_frac=0.15,
+                           exposure_floor_grey=0.0))[2] < 60
 
 
 @pytest.mark.slow

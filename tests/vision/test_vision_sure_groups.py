@@ -52,13 +52,16 @@ def test_mat_cells_under_glare_apart_from_the_map_are_not_tiles() -> None:
     """Composite 22443 (held out, session 33, then looked into): the cell model refused
     the cells of a mat's square beside the map and passed three of its neighbours on a
     green mat under glare and over cards at 0.38-0.51 (the map's own tiles: at least
-    0.98), two steps from the map, so the island gap kept them as the map's."""
+    0.98), two steps from the map, so the island gap kept them as the map's. (The
+    counterfactual reads the photo as taken, ``io.exposure_floor_grey`` 0: brought up,
+    the mat's cells are refused without the sure cell, session 39.)"""
     from companion.vision.synth import composite
     from tests.helpers.held_out import read_held_out
 
     if composite.shared_tiles_dir() is None:
         pytest.skip("../shared/tiles is absent")
-    sure, model_only, tiles = read_held_out(22400, 43, composite=True, apart_sure_min=0.0)
+    sure, model_only, tiles = read_held_out(22400, 43, composite=True, apart_sure_min=0.0,
+                                            exposure_floor_grey=0.0)
     assert tiles == 20
     assert model_only.extra == 3
     assert sure.extra == 0 and sure.placed_right == tiles
