@@ -1718,13 +1718,15 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
             warnings.append(f"{n_bad} track/stream edge(s) do not match their neighbour")
     else:
         readings = _tasks_agreeing(readings, [None] * len(readings), tile_probs, off, config)
-        if len(readings) == 1:
-            warnings.append("only one tile found: if the photo shows a map, its seams were "
-                            "not visible (photograph it closer or from above)")
         evidence = _evidence(readings, [None] * len(readings), tile_probs, second,
                              [[] for _ in readings], [[] for _ in readings], misfit)
         tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config, evidence[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
+    if len(tiles) == 1:
+        # Never a silent one-tile map: a map whose tiles were not found reads as one.
+        warnings.append("only one tile found: if the photo shows a map, its tiles were "
+                        "not told from the table (photograph it closer, from above or in "
+                        "more light)")
     if poor_fit:
         # The map may be placed at the wrong size: every edge is in doubt.
         tiles = [replace(t, doubtful=tuple(range(6))) for t in tiles]

@@ -528,7 +528,7 @@ def test_second_photo_that_does_not_overlap_is_refused(app: Flask) -> None:
     lonely = {"kind": "assembled", "record": "", "tiles": [
         {"at": [0, 0], "code": "SSSSSS", "confidence": [1.0] * 6, "attributes": {},
          "center_px": [10.0, 10.0], "mismatch": []}]}
-    with app.app_context():
+    with app.test_request_context():  # a one-tile reading's note is phrased in a language
         db = get_db()
         with store.transaction(db):
             pid = store.insert_photo(db, game_id, b"\xff\xd8", 20, 20, lonely)

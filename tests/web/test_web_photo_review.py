@@ -228,6 +228,17 @@ def test_a_second_photo_turned_keeps_its_marks_on_the_same_edges() -> None:
     assert added and all(t.doubtful() == [4] for t in added)  # 2 steps back: edge 4 here
 
 
+def test_a_photo_read_as_one_tile_is_said_in_the_review() -> None:
+    """A reading of a single tile (a map whose tiles were not told from the table reads
+    so): the review says only one tile was found, and keeps saying it once stored;
+    more tiles say nothing. (A photo of one tile cannot be merged into a review: two
+    tiles must overlap.)"""
+    one = from_scan(as_scan(truth()[:1]), photo_id=1)
+    assert len(one.notes) == 1 and "Photo 1: only one tile was found" in one.notes[0]
+    assert Review.from_json(one.to_json()).notes == one.notes
+    assert from_scan(as_scan(truth()[:6]), photo_id=1).notes == ()
+
+
 def test_a_draft_without_marks_falls_back_to_low_confidence() -> None:
     scan = as_scan(truth()[:1])
     del scan["tiles"][0]["mismatch"]

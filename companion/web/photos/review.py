@@ -201,13 +201,22 @@ def _marked(tile: Mapping[str, Any]) -> tuple[int, ...] | None:
 
 def _fit_notes(scan: Mapping[str, Any], n: int) -> tuple[str, ...]:
     """A note when the scanner placed photo ``n``'s tiles on a grid their outlines fit
-    poorly (``Scan.poor_fit``): the tile size may be misread, the whole map with it."""
-    if not scan.get("poor_fit"):
-        return ()
-    return (str(_("Photo %(n)s: the tiles' outlines fit the scanner's grid poorly, so it "
-                  "may have misread the tile size and found tiles where there are none. "
-                  "Compare the map with the photo; if much is wrong, take the photo again "
-                  "from above, on a plain surface.", n=n)),)
+    poorly (``Scan.poor_fit``): the tile size may be misread, the whole map with it; and
+    one when it found a single tile (a map whose tiles it did not tell from the table
+    reads so: never a silent one-tile map)."""
+    notes = []
+    if scan.get("poor_fit"):
+        notes.append(str(_("Photo %(n)s: the tiles' outlines fit the scanner's grid poorly, "
+                           "so it may have misread the tile size and found tiles where "
+                           "there are none. Compare the map with the photo; if much is "
+                           "wrong, take the photo again from above, on a plain surface.",
+                           n=n)))
+    if len(scan.get("tiles") or ()) == 1:
+        notes.append(str(_("Photo %(n)s: only one tile was found. If the photo shows more, "
+                           "the scanner did not tell them from the table: take it again "
+                           "closer, from above or in more light, or add the missing tiles "
+                           "by hand.", n=n)))
+    return tuple(notes)
 
 
 def from_scan(scan: Mapping[str, Any], photo_id: int, player: str | None = None) -> Review:
