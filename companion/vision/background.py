@@ -11,6 +11,9 @@ from the table is large or when it is strongly saturated (tile art). Wood grain,
 or a lamp's gradient stretch the table only along the colours it shows, so tile art off
 those colours stands out; the threshold adapts to the table's own texture, and its floors
 shrink with a dim table's lightness (colour differences shrink with the light).
+A map, a mat or a score pad the frame cuts through is not table: the border is cut
+into segments, and those whose median colour is foreground beside the median segment's
+are left out of the model (``table_segments``).
 ``ColourOdds`` judges whole cells once tiles are known: colours likelier among this
 photo's tiles or on its table. A cast
 shadow on the table (``table_in_shadow``) is table too: darker than the table, of its
@@ -41,6 +44,44 @@ def _border(values: np.ndarray, config: ScanConfig) -> np.ndarray:
         values[:b].reshape(-1, channels), values[-b:].reshape(-1, channels),
         values[:, :b].reshape(-1, channels), values[:, -b:].reshape(-1, channels),
     ])
+
+
+def _border_segments(values: np.ndarray, config: ScanConfig) -> list[np.ndarray]:
+    """The border strip of ``_border`` cut into ``background.border_segments`` pieces a
+    side (each a block of rows of channels): together the same pixels."""
+    h, w = values.shape[:2]
+    b = max(2, int(min(h, w) * config.background.border_frac))
+    channels = 1 if values.ndim == 2 else values.shape[2]
+    parts = max(1, config.background.border_segments)
+    out: list[np.ndarray] = []
+    for strip, along in ((values[:b], 1), (values[-b:], 1), (values[:, :b], 0),
+                         (values[:, -b:], 0)):
+        for piece in np.array_split(strip, parts, axis=along):
+            out.append(piece.reshape(-1, channels))
+    return out
+
+
+def table_segments(lab: np.ndarray, config: ScanConfig, weights: np.ndarray,
+                   floor: float) -> np.ndarray:
+    """Which border segments (``_border_segments``) show the table: those whose median
+    chromaticity, at the lightness of the median segment (a shadow or a lamp's gradient
+    changes the light, not the colour), lies within ``floor`` of the median segment's.
+    A map, a mat or a score pad cut by the frame is not table, though the border is
+    mostly table; when fewer than half the segments agree, every one counts."""
+    medians = np.array([np.median(seg, axis=0) for seg in _border_segments(lab, config)])
+    centre = np.median(medians, axis=0)
+    lit = _at_table_light(medians[None, :, :], float(_lightness(centre)))[0]
+    chroma = (lit - centre)[:, 1:] * weights[1:]
+    keep: np.ndarray = np.sqrt((chroma ** 2).sum(axis=1)) <= floor
+    if config.background.border_segments <= 0 or keep.sum() * 2 < len(keep):
+        return np.ones(len(keep), bool)
+    return keep
+
+
+def _table_border(values: np.ndarray, config: ScanConfig, keep: np.ndarray) -> np.ndarray:
+    """The border pixels of the segments ``keep`` marks as table."""
+    segments = _border_segments(values, config)
+    return np.concatenate([seg for seg, k in zip(segments, keep, strict=True) if k])
 
 
 def _lightness(lab: np.ndarray) -> np.ndarray:
@@ -79,8 +120,10 @@ def table_model(border: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarra
     return median, whiten
 
 
-def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarray, float]:
-    """Per-pixel weighted Lab distance to the table colour, and the foreground threshold.
+def background_distance(image: np.ndarray, config: ScanConfig
+                        ) -> tuple[np.ndarray, float, np.ndarray]:
+    """Per-pixel weighted Lab distance to the table colour, the foreground threshold and
+    which border segments the table was modelled from (``table_segments``).
 
     When the table's own light varies strongly (its border's L* + 16 spans more than
     ``background.shading_spread`` from the 10th to the 90th percentile: a lamp to one side),
@@ -92,12 +135,13 @@ def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarr
     low, high = np.percentile(border_light, [10, 90])
     if high > config.background.shading_spread * max(float(low), 1.0):
         lab = _at_table_light(lab, float(np.median(border_light)))
-    border = _border(lab, config)
     bg = config.background
     # Colour differences shrink with the light: a dim table's floors shrink with it.
     # (``_at_table_light`` leaves lightness as it is.)
     dim = float(np.clip(np.median(border_light) / bg.bright_table_light, bg.dim_scale_min, 1.0))
     weights = np.array([bg.lightness_weight, 1.0, 1.0], np.float32)
+    keep = table_segments(lab, config, weights, bg.distance_min * dim)
+    border = _table_border(lab, config, keep)
     model, whiten = table_model(border * weights, bg.table_noise_floor * dim)
     affine = np.hstack([whiten @ np.diag(weights), -(whiten @ model)[:, None]])
     scaled = cv2.transform(lab, affine.astype(np.float32))
@@ -106,7 +150,7 @@ def background_distance(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarr
     bdist = np.sqrt((bscaled ** 2).sum(axis=1))
     # Most of the border is table; tiles touching it only raise the upper percentiles.
     threshold = max(bg.distance_min * dim, bg.distance_factor * float(np.percentile(bdist, 90)))
-    return dist, threshold
+    return dist, threshold, keep
 
 
 def foreground_mask(image: np.ndarray, config: ScanConfig, fill: bool = True) -> np.ndarray:
@@ -168,10 +212,10 @@ def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
               if config.background.shadow_as_table else None)
     checks = (Background(partial(table_checks, image, config), "table-checks")
               if config.background.checks_as_table else None)
-    dist, threshold = background_distance(image, config)
+    dist, threshold, keep = background_distance(image, config)
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     sat = hsv[:, :, 1]
-    border_sat = _border(sat, config).ravel()
+    border_sat = _table_border(sat, config, keep).ravel()
     # A saturated table (wood, a coloured mat) must not count as tile art.
     sat_thr = max(config.background.tile_saturation_min, float(np.percentile(border_sat, 90)) + 40)
     far = dist > threshold

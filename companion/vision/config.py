@@ -64,6 +64,10 @@ class BackgroundConfig:
 
     border_frac: float = 0.03
     """Width of the image border sampled as background, fraction of the short side."""
+    border_segments: int = 4
+    """Pieces each side of the border is cut into; a piece whose median colour is
+    foreground by ``distance_min`` (a map or a pad cut by the frame) is not table
+    (``background.table_segments``); 0: the whole border is."""
     distance_min: float = 18.0
     """Minimum Lab distance from the background model that counts as foreground."""
     distance_factor: float = 1.6
