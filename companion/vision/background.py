@@ -37,22 +37,18 @@ from companion.vision.lab import lab_of
 
 def _border(values: np.ndarray, config: ScanConfig) -> np.ndarray:
     """The pixels (rows of channels) of the image border strip."""
+    return np.concatenate(_border_segments(values, config, 1))
+
+
+def _border_segments(values: np.ndarray, config: ScanConfig, parts: int | None = None
+                     ) -> list[np.ndarray]:
+    """The border strip (``background.border_frac`` of the short side wide; top, bottom,
+    left, right) cut into ``parts`` pieces a side, by default
+    ``background.border_segments`` (each a block of rows of channels)."""
     h, w = values.shape[:2]
     b = max(2, int(min(h, w) * config.background.border_frac))
     channels = 1 if values.ndim == 2 else values.shape[2]
-    return np.concatenate([
-        values[:b].reshape(-1, channels), values[-b:].reshape(-1, channels),
-        values[:, :b].reshape(-1, channels), values[:, -b:].reshape(-1, channels),
-    ])
-
-
-def _border_segments(values: np.ndarray, config: ScanConfig) -> list[np.ndarray]:
-    """The border strip of ``_border`` cut into ``background.border_segments`` pieces a
-    side (each a block of rows of channels): together the same pixels."""
-    h, w = values.shape[:2]
-    b = max(2, int(min(h, w) * config.background.border_frac))
-    channels = 1 if values.ndim == 2 else values.shape[2]
-    parts = max(1, config.background.border_segments)
+    parts = max(1, config.background.border_segments if parts is None else parts)
     out: list[np.ndarray] = []
     for strip, along in ((values[:b], 1), (values[-b:], 1), (values[:, :b], 0),
                          (values[:, -b:], 0)):
