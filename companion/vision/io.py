@@ -165,16 +165,22 @@ def _from_bytes(data: bytes, config: ScanConfig) -> Photo:
     return _downscale(np.asarray(im), (w, h), config, rgb=True)
 
 
+def brightest_grey(image: np.ndarray) -> float:
+    """The grey the brightest 1 % of ``image`` reaches (sampled every 4th pixel each
+    way)."""
+    grey = cv2.cvtColor(image[::4, ::4], cv2.COLOR_BGR2GRAY)
+    return float(np.percentile(grey, 99))
+
+
 def exposure_gain(image: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> float:
-    """The gain ``brought_up`` gives ``image``: 1 unless its 99th-percentile grey
-    (sampled every 4th pixel each way) is under ``io.exposure_floor_grey``; 1 too when
-    it is under ``io.too_dark_grey`` (too few grey levels left to bring up: such a photo
-    is refused as too dark when no tiles are found in it)."""
+    """The gain ``brought_up`` gives ``image``: 1 unless its ``brightest_grey`` is under
+    ``io.exposure_floor_grey``; 1 too when it is under ``io.too_dark_grey`` (too few grey
+    levels left to bring up: such a photo is refused as too dark when no tiles are found
+    in it)."""
     floor = config.io.exposure_floor_grey
     if floor <= 0:
         return 1.0
-    grey = cv2.cvtColor(image[::4, ::4], cv2.COLOR_BGR2GRAY)
-    bright = float(np.percentile(grey, 99))
+    bright = brightest_grey(image)
     if bright < config.io.too_dark_grey or bright >= floor:
         return 1.0
     return float(min(floor / bright, config.io.photo_gain_max))

@@ -58,7 +58,7 @@ from companion.vision.flags import lit as flag_light
 from companion.vision.flags import outranks_bubble, unveiled
 from companion.vision.in_background import Background
 from companion.vision.inventory import assign, free_candidates
-from companion.vision.io import ImageInput, Photo, brought_up, load_photo
+from companion.vision.io import ImageInput, Photo, brightest_grey, brought_up, load_photo
 from companion.vision.lab import keeping
 from companion.vision.memory import keep_freed_memory
 from companion.vision.prior import decode
@@ -259,12 +259,8 @@ def _run(image: ImageInput, config: ScanConfig
 
 
 def _too_dark(image: np.ndarray, config: ScanConfig) -> bool:
-    """99 % of the photo darker than ``io.too_dark_grey`` (a grey sampled every 4th
-    pixel each way)."""
-    import cv2
-
-    grey = cv2.cvtColor(image[::4, ::4], cv2.COLOR_BGR2GRAY)
-    return float(np.percentile(grey, 99)) < config.io.too_dark_grey
+    """99 % of the photo darker than ``io.too_dark_grey`` (``io.brightest_grey``)."""
+    return brightest_grey(image) < config.io.too_dark_grey
 
 
 def locate(photo: Photo, config: ScanConfig, clock: Deadline | None = None
