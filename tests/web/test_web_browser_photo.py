@@ -220,11 +220,13 @@ def sample_reading() -> tuple[Any, dict[str, Any]]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "es", "pt_BR"])
+@pytest.mark.parametrize("case", ["poor-fit", "one-tile"])
 def test_a_photo_fitted_poorly_is_said_on_the_review_in_every_language(
         live: LiveServer, page: Any, sample_reading: tuple[Any, dict[str, Any]],
-        lang: str) -> None:
-    """A reading the scanner says fits poorly (``poor_fit``): the review opens with the
-    note, in the player's language, within the phone's width, every edge marked."""
+        lang: str, case: str) -> None:
+    """A reading the scanner says fits poorly (``poor_fit``), or of a single tile: the
+    review opens with the note, in the player's language, within the phone's width,
+    every edge marked."""
     from flask_babel import force_locale
 
     from companion.storage import photos as store
@@ -238,8 +240,9 @@ def test_a_photo_fitted_poorly_is_said_on_the_review_in_every_language(
     page.wait_for_url(re.compile(r".*/play/\d+$"))
     game_id = int(page.url.rsplit("/", 1)[1])
     clean, result = sample_reading
-    poor = {**result, "fit": 0.12, "poor_fit": True,
-            "tiles": [{**t, "doubtful": list(range(6))} for t in result["tiles"]]}
+    marked = [{**t, "doubtful": list(range(6))} for t in result["tiles"]]
+    poor = ({**result, "fit": 0.12, "poor_fit": True, "tiles": marked} if case == "poor-fit"
+            else {**result, "tiles": marked[:1]})
     with live.app.test_request_context(), force_locale(lang):
         db = get_db()
         with store.transaction(db):
@@ -250,6 +253,7 @@ def test_a_photo_fitted_poorly_is_said_on_the_review_in_every_language(
     hint = page.locator("#review .review-head p.hint", has_text=note[:20]).first
     hint.wait_for()
     assert hint.inner_text() == note and hint.is_visible()
-    assert (lang == "en") is ("misread the tile size" in note)
+    english = "misread the tile size" if case == "poor-fit" else "only one tile was found"
+    assert (lang == "en") is (english in note)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    shot(page, f"poor-fit-{lang}")
+    shot(page, f"{case}-{lang}")
