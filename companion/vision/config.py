@@ -173,6 +173,12 @@ class FindConfig:
     """The photo shows tiles when at least this share of the located cells shows the
     game's colours (``terrain.min_terrain_fraction``); the others are judged against
     those cells (``scan._shows_tile_art``)."""
+    clutter_retry: bool = True
+    """When the photo would be refused so (an assembled map whose cells show too little
+    of the game's colours), the foreground components whose cells fall short of that
+    share are left out and the map is looked for again among the rest
+    (``scan._beside_clutter``): a score pad's ruled lines or a box lid larger than a
+    small map sized the lattice, and the map itself was not covered."""
     houses_min: int = 2
     """A loose cell with too little of the game's colours still shows tile art when it
     shows this many houses (``cell_art.houses``): a lone village tile (its cobbles are

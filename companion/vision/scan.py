@@ -13,6 +13,8 @@ Stages, each a pure function of its inputs: ``io.load_photo`` -> ``io.brought_up
 (assembled map) -> ``rectify`` -> ``cell_art`` (which cells hold a tile)
 -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory`` (each physical
 tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges to check).
+A map whose cells show too little of the game's colours is looked for once more without
+the components those cells lie on (``_beside_clutter``) before the photo is refused.
 """
 
 from __future__ import annotations
@@ -248,9 +250,20 @@ def _run(image: ImageInput, config: ScanConfig
     photo = brought_up(loaded, config)
     clock.check()
     try:
-        found, kind, mask = locate(photo, config, clock)
+        found, kind, mask, raw = _locate(photo, config, clock)
         clock.check()
-        return read_tiles(photo, found, kind, config, clock), found, photo, mask
+        try:
+            return read_tiles(photo, found, kind, config, clock), found, photo, mask
+        except ScanError as err:
+            again = (_beside_clutter(photo, found, mask, raw, config, clock)
+                     if err.code.startswith("no-tiles") and kind == "assembled" else None)
+            if again is None:
+                raise
+            found, kind, mask = again
+            try:
+                return read_tiles(photo, found, kind, config, clock), found, photo, mask
+            except ScanError:
+                raise err from None
     except ScanError as err:
         if err.code.startswith("no-tiles") and _too_dark(loaded.image, config):
             raise ScanError("no tiles recognised: the photo is too dark to tell the tiles' "
@@ -267,11 +280,56 @@ def locate(photo: Photo, config: ScanConfig, clock: Deadline | None = None
            ) -> tuple[list[LocatedTile], str, np.ndarray]:
     """The tiles of a loaded photo (``locate_tiles``), their kind and the foreground
     mask (holes filled) they were found in."""
+    return _locate(photo, config, clock)[:3]
+
+
+def _locate(photo: Photo, config: ScanConfig, clock: Deadline | None
+            ) -> tuple[list[LocatedTile], str, np.ndarray, np.ndarray]:
+    """``locate`` and the foreground mask before its holes were filled."""
     with keeping(photo.image):
         raw = foreground_mask(photo.image, config, fill=False)
         mask = fill_holes(raw)
         found, kind = locate_tiles(photo.image, config, clock, mask, raw)
-    return found, kind, mask
+    return found, kind, mask, raw
+
+
+def _beside_clutter(photo: Photo, found: list[LocatedTile], mask: np.ndarray,
+                    raw: np.ndarray, config: ScanConfig, clock: Deadline | None
+                    ) -> tuple[list[LocatedTile], str, np.ndarray] | None:
+    """The map located again (tiles, kind, mask) without the foreground components
+    whose located cells show the game's colours (``_tile_like``) in fewer than
+    ``find.tile_like_share_min`` of them, or None when no component falls short or
+    nothing is found among the rest (``find.clutter_retry``). A score pad, a box lid or
+    a mat larger than a small map can size the lattice by themselves, and the map is
+    then no cell of it."""
+    import cv2
+
+    if not config.find.clutter_retry or not found:
+        return None
+    tile_like = _tile_like(prepare(found, config), "assembled", config)
+    _, labels = cv2.connectedComponents(mask)
+    h, w = mask.shape
+    centres = np.array([f.corners.mean(axis=0) for f in found])
+    xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(centres[:, 1]).astype(int), 0, h - 1)
+    of_cell = labels[ys, xs]
+    clutter = [int(c) for c in np.unique(of_cell) if c > 0 and np.mean(
+        [t for t, at in zip(tile_like, of_cell, strict=True) if at == c])
+        < config.find.tile_like_share_min]
+    if not clutter:
+        return None
+    drop = np.isin(labels, clutter)
+    raw, mask = raw.copy(), mask.copy()
+    raw[drop] = 0
+    mask[drop] = 0
+    if not mask.any():
+        return None
+    try:
+        with keeping(photo.image):
+            again, kind = locate_tiles(photo.image, config, clock, mask, raw)
+    except ScanError:
+        return None
+    return (again, kind, mask) if again else None
 
 
 def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None = None,
@@ -1597,6 +1655,16 @@ def holds_tiles(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:
     return keep
 
 
+def _tile_like(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:
+    """Which prepared cells show enough of the game's colours
+    (``terrain.min_terrain_fraction``), or, loose, ``find.houses_min`` houses."""
+    tile_like = [t >= config.terrain.min_terrain_fraction for t in ready.game_share]
+    if kind == "loose" and config.find.houses_min > 0:
+        tile_like = [ok or cell_art.houses(c, config) >= config.find.houses_min
+                     for ok, c in zip(tile_like, ready.classes, strict=True)]
+    return tile_like
+
+
 def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanConfig,
                clock: Deadline | None = None) -> Scan:
     """Read the art of every located tile and build the record."""
@@ -1611,10 +1679,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     ready = prepare(found, config)
     # Cells over cloth or clutter the silhouette took in may outnumber the tiles: the
     # photo shows tiles when enough cells show the game's colours.
-    tile_like = [t >= config.terrain.min_terrain_fraction for t in ready.game_share]
-    if kind == "loose" and config.find.houses_min > 0:
-        tile_like = [ok or cell_art.houses(c, config) >= config.find.houses_min
-                     for ok, c in zip(tile_like, ready.classes, strict=True)]
+    tile_like = _tile_like(ready, kind, config)
     if sum(tile_like) < max(1.0, config.find.tile_like_share_min * len(ready.found)):
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
