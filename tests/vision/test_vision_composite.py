@@ -85,6 +85,30 @@ def test_composite_lays_real_tiles_by_a_record():
 
 
 @needs_shared
+def test_loose_composite_lays_distinct_real_tiles_apart():
+    r = composite.loose_composite_record(seed=5, count=9, size_px=(1600, 1200), tilt_deg=0)
+    assert r.kind == "loose-composite" and len(r.tiles) == 9
+    assert composite.LOOSE_SPREAD[0] <= r.params["spread"] <= composite.LOOSE_SPREAD[1]
+    pool = sorted(canonical(t.code) for t in composite.real_tiles())
+    laid = [canonical(t.code) for t in r.tiles]
+    assert all(laid.count(c) <= pool.count(c) for c in laid)
+    assert all(t.marker is None and t.flag is None for t in r.tiles)
+    # apart: the nearest centre lies farther than a tile's width (corner to corner)
+    centres = np.array([t.centre for t in r.tiles])
+    width = np.median([np.linalg.norm(np.subtract(t.corners[0], t.corners[3]))
+                       for t in r.tiles])
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    assert d.min(axis=1).min() > width
+    right = 0
+    for t in r.tiles:
+        tile = rectify(r.image, np.array(t.corners), DEFAULT_CONFIG.rectify.radius)
+        code, _ = classify_edges(tile)
+        right += sum(a == b for a, b in zip(code, t.code, strict=True))
+    assert right >= 0.8 * 6 * len(r.tiles)
+
+
+@needs_shared
 def test_a_record_with_a_tile_not_photographed_is_refused():
     with pytest.raises(ValueError, match="no real tile"):
         composite.composite_record("game: board-game\n0 0 MMMMMM\n", seed=1,

@@ -203,3 +203,21 @@ def test_missed_flags_marked_doubtful_are_counted() -> None:
     tally = compare(SimpleNamespace(tiles=[scanned(0, None, True), scanned(1, None, False),
                                            scanned(2, None, False)]), truth, "loose")
     assert (tally.flags, tally.flags_right, tally.flags_doubtful) == (2, 0, 1)
+
+
+def test_the_loose_composite_set_scores_loose_tiles_by_pixel(capsys) -> None:
+    """``--set loose-composite``: real crops lying apart, scored as loose tiles; without
+    the tiles folder it says so and stops."""
+    from companion.vision.synth.composite import shared_tiles_dir
+
+    if shared_tiles_dir() is None:
+        assert ev.main(["--set", "loose-composite", "--count", "1"]) == 0
+        assert "lacks the tile photos" in capsys.readouterr().out
+        return
+    case = next(ev.loose_composite_cases(1, 40, (1600, 1200)))
+    assert case.kind == "loose" and 6 <= len(case.truth) <= 25
+    assert ev.main(["--set", "loose-composite", "--count", "1", "--seed", "40",
+                    "--size", "1600x1200", "--per-photo"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("set: loose-composite")
+    assert "loose-composite-40: tiles " in out

@@ -73,3 +73,18 @@ def test_the_exposure_can_be_chosen_and_only_the_exposure_changes() -> None:
     assert bright.image.mean() > drawn.image.mean() + 10
     plain = render_record(RECORD, seed=3, size_px=(800, 600), ev=1.2)  # no real table
     assert np.array_equal(plain.image, render_record(RECORD, seed=3, size_px=(800, 600)).image)
+
+
+def test_the_clutter_can_be_left_out_and_only_the_clutter_changes() -> None:
+    """``clutter`` false (``evaluate --no-clutter``): nothing beside the map; the map and
+    the other conditions are those the seed draws, and the tiles look as they did."""
+    drawn = render_record(RECORD, seed=3, size_px=(800, 600), real_table=True)
+    assert drawn.params["real_table"]["clutter"]
+    bare = render_record(RECORD, seed=3, size_px=(800, 600), real_table=True, clutter=False)
+    assert bare.params["real_table"]["clutter"] == []
+    assert {k: v for k, v in bare.params["real_table"].items() if k != "clutter"} == {
+        k: v for k, v in drawn.params["real_table"].items() if k != "clutter"}
+    assert [t.centre for t in bare.tiles] == [t.centre for t in drawn.tiles]
+    differs = np.abs(bare.image.astype(int) - drawn.image.astype(int)).max(axis=2) > 40
+    x, y = (int(v) for v in drawn.tiles[0].centre)
+    assert differs.mean() > 0.01 and not differs[y - 5:y + 5, x - 5:x + 5].any()

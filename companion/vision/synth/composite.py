@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from companion.rules import canonical, rotate
+from companion.rules import Hex, canonical, rotate
 from companion.vision.synth.render import Rendered, TileTruth, render_tiles
 from companion.vision.synth.render_art import draw_flag, draw_marker, hexagon
 from companion.vision.synth.render_records import (
@@ -253,6 +253,38 @@ def composite_record(record_text: str | None = None, *, seed: int, landscape: in
     # back to a crop whose task type differs from the record's: that icon is the truth.
     rendered.tiles = [dataclasses.replace(t, task_type=_shown_task(painter, t))
                       for t in rendered.tiles]
+    return rendered
+
+
+LOOSE_SPREAD = (1.3, 2.0)
+"""Least and greatest distance between loose tiles' centres, in tile spacings (the
+development photos: about 1.5)."""
+
+
+def loose_composite_record(*, seed: int, count: int = 16, folder: str | Path | None = None,
+                           **photo: Any) -> Rendered:
+    """A photo of ``count`` distinct real tile crops lying apart, not laid into a map:
+    in rows of 3 to 6 on the flat-topped lattice, each turned by a random multiple of 60
+    degrees, their centres ``LOOSE_SPREAD`` spacings apart; task tiles carry no marker
+    (a tile not yet placed has none). ``photo`` as for ``composite_record``. The truth's
+    ``at`` is each tile's place in the rows."""
+    tiles = real_tiles(folder)
+    rng = np.random.default_rng([seed, 31])
+    picked = [tiles[int(i)] for i in rng.permutation(len(tiles))[:max(1, count)]]
+    per_row = int(rng.integers(3, 7))
+    laid = []
+    for n, crop in enumerate(picked):
+        col, row = n % per_row, n // per_row
+        at = (col, row - (col - (col & 1)) // 2)  # "odd-q" rows on axial coordinates
+        laid.append(LaidTile(Hex(*at), rotate(crop.code, int(rng.integers(0, 6))),
+                             crop.task_type if crop.section == "task" else None, None, None))
+    painter = CropPainter(tuple(picked))
+    spread = float(rng.uniform(*LOOSE_SPREAD))
+    rendered = render_tiles(laid, painter, seed=seed, record="", spread=spread, **photo)
+    rendered.kind = "loose-composite"
+    rendered.tiles = [dataclasses.replace(t, task_type=_shown_task(painter, t))
+                      for t in rendered.tiles]
+    rendered.params["spread"] = spread
     return rendered
 
 

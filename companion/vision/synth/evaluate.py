@@ -9,7 +9,8 @@ translation, under which most tiles agree; codes turn with the lattice); ``loose
 matched by pixel centre and their codes compared modulo rotation. A scan that raises
 counts as an error and all its tiles as misses. ``Tally`` adds cases up.
 
-    python -m companion.vision.synth.evaluate [--set rendered|composite|loose|samples]
+    python -m companion.vision.synth.evaluate
+                                        [--set rendered|composite|loose|loose-composite|samples]
                                         [--count N] [--seed S] [--size WxH]
                                         [--tiles DIR] [--samples-dir DIR]
                                         [--config NAME=VALUE ...] [--per-photo]
@@ -35,7 +36,7 @@ import numpy as np
 
 from companion.rules import DIRECTIONS, Hex, best_alignment, opposite, rotate
 
-SETS = ("rendered", "composite", "loose", "samples")
+SETS = ("rendered", "composite", "loose", "loose-composite", "samples")
 
 
 class Truth(NamedTuple):
@@ -388,7 +389,7 @@ def truth_of_json(data: dict[str, Any]) -> list[Truth]:
 
 def rendered_cases(count: int, seed: int, size: tuple[int, int],
                    real_table: bool = False, skip: int = 0, table: str | None = None,
-                   **light: float) -> Iterator[Case]:
+                   clutter: bool = True, **light: float) -> Iterator[Case]:
     """``light``: ``shadow``, ``lighting``, ``glare`` or (with ``real_table``) ``ev``
     fixed for every photo (else drawn at random, as ``render.render_record`` does);
     ``table``: with ``real_table``, the table every photo shows
@@ -405,7 +406,7 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
             continue
         text = random_record(s, tiles)
         r = render_record(text, seed=s, size_px=size, jpeg_quality=None,
-                          real_table=real_table, table=table, **light)
+                          real_table=real_table, table=table, clutter=clutter, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"rendered-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
@@ -413,11 +414,11 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
 
 def composite_cases(count: int, seed: int, size: tuple[int, int],
                     tiles: str | Path | None = None, real_table: bool = False,
-                    skip: int = 0, table: str | None = None,
+                    skip: int = 0, table: str | None = None, clutter: bool = True,
                     **light: float) -> Iterator[Case]:
     """Composites of the crops from the tiles folder ``tiles`` (see
-    ``composite.shared_tiles_dir``); ``light``, ``table`` and ``skip`` as for
-    ``rendered_cases``."""
+    ``composite.shared_tiles_dir``); ``light``, ``table``, ``clutter`` and ``skip`` as
+    for ``rendered_cases``."""
     from companion.vision.synth.composite import composite_record
 
     rng = np.random.default_rng(seed)
@@ -428,10 +429,30 @@ def composite_cases(count: int, seed: int, size: tuple[int, int],
             continue
         r = composite_record(seed=s, landscape=landscape, size_px=size,
                              folder=tiles, jpeg_quality=None, real_table=real_table,
-                             table=table, **light)
+                             table=table, clutter=clutter, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"composite-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
+
+
+def loose_composite_cases(count: int, seed: int, size: tuple[int, int],
+                          tiles: str | Path | None = None, real_table: bool = False,
+                          table: str | None = None, clutter: bool = True,
+                          **light: float) -> Iterator[Case]:
+    """Photos of 6 to 25 real tile crops lying apart (``composite.loose_composite_record``)
+    under the camera, light and table of the other sets; ``light``, ``table`` and
+    ``clutter`` as for ``rendered_cases``."""
+    from companion.vision.synth.composite import loose_composite_record
+
+    rng = np.random.default_rng([seed, 7])
+    for i in range(count):
+        s = seed + i
+        r = loose_composite_record(seed=s, count=int(rng.integers(6, 26)), folder=tiles,
+                                   size_px=size, jpeg_quality=None, real_table=real_table,
+                                   table=table, clutter=clutter, **light)
+        quality = int(r.params.get("jpeg_quality") or 90)
+        yield Case(f"loose-composite-{s}", _encode(r.image, quality),
+                   truth_of_rendered(r.tiles), "loose")
 
 
 def loose_cases(tiles: str | Path | None = None) -> Iterator[Case]:
@@ -490,7 +511,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.synth.evaluate",
                                      description="Scanner accuracy and speed on known photos.")
     parser.add_argument("--set", choices=SETS, default="rendered")
-    parser.add_argument("--count", type=int, default=10, help="photos (rendered, composite)")
+    parser.add_argument("--count", type=int, default=10,
+                        help="photos (rendered, composite, loose-composite)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="4000x3000", help="WIDTHxHEIGHT (rendered, composite)")
     parser.add_argument("--samples-dir", default="sample_photos",
@@ -513,6 +535,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", default=None, choices=BACKGROUNDS,
                         help="(with --real-table) the table every photo shows, e.g. "
                              "pattern (a checked cloth); default: drawn per photo")
+    parser.add_argument("--no-clutter", action="store_true",
+                        help="(with --real-table) nothing beside the tiles: no score pad, "
+                             "cards, box lid or markers")
     parser.add_argument("--model", default=None, metavar="NPZ",
                         help="read edges with this terrain model instead of the shipped one")
     parser.add_argument("--per-photo", action="store_true",
@@ -530,7 +555,7 @@ def main(argv: list[str] | None = None) -> int:
     cases: Iterable[Case]
     if args.set == "rendered":
         cases = rendered_cases(args.count, args.seed, (w, h), args.real_table,
-                               table=args.table, **light)
+                               table=args.table, clutter=not args.no_clutter, **light)
     elif args.set == "composite":
         from companion.vision.synth.composite import shared_tiles_dir
 
@@ -539,7 +564,17 @@ def main(argv: list[str] | None = None) -> int:
                   "nothing to evaluate")
             return 0
         cases = composite_cases(args.count, args.seed, (w, h), args.tiles, args.real_table,
-                                table=args.table, **light)
+                                table=args.table, clutter=not args.no_clutter, **light)
+    elif args.set == "loose-composite":
+        from companion.vision.synth.composite import shared_tiles_dir
+
+        if shared_tiles_dir(args.tiles) is None:
+            print(f"loose-composite: {args.tiles or '../shared/tiles'} lacks the tile "
+                  "photos; nothing to evaluate")
+            return 0
+        cases = loose_composite_cases(args.count, args.seed, (w, h), args.tiles,
+                                      args.real_table, table=args.table,
+                                      clutter=not args.no_clutter, **light)
     elif args.set == "loose":
         cases = list(loose_cases(args.tiles))
         if not cases:
@@ -550,7 +585,8 @@ def main(argv: list[str] | None = None) -> int:
         cases = sample_cases(Path(args.samples_dir))
     print(f"set: {args.set}" + "".join(f", {k} {v}" for k, v in light.items())
           + (", real table" if args.real_table else "")
-          + (f", table {args.table}" if args.table and args.real_table else ""))
+          + (f", table {args.table}" if args.table and args.real_table else "")
+          + (", no clutter" if args.no_clutter and args.real_table else ""))
     try:
         config = scan_config(args.config)
     except (TypeError, ValueError) as err:

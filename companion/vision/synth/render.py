@@ -186,7 +186,8 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
                   blur: float | None = None, noise: float | None = None,
                   jpeg_quality: int | None | str = "random",
                   fill: float | None = None, real_table: bool = False,
-                  table: str | None = None, ev: float | None = None) -> Rendered:
+                  table: str | None = None, ev: float | None = None,
+                  clutter: bool = True) -> Rendered:
     """Draw the record's landscape as a photo; options left ``None`` are drawn from ``seed``.
 
     ``tilt_deg``: camera pitch from straight down (0..35 typical); ``yaw_deg``: turn of the
@@ -200,14 +201,15 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
     ``table``: with ``real_table``, the table it shows (one of
     ``render_table.BACKGROUNDS``) instead of one drawn from ``seed``; ``ev``: with
     ``real_table``, the exposure in EV instead of the one drawn (an overexposed photo:
-    about +0.7 and up clips the pale art).
+    about +0.7 and up clips the pale art); ``clutter`` false: with ``real_table``, nothing
+    beside the map (the photo otherwise the same).
     """
     return render_tiles(laid_tiles(record_text), procedural_painter, seed=seed,
                         record=record_text, size_px=size_px, tilt_deg=tilt_deg,
                         yaw_deg=yaw_deg, background=background, lighting=lighting,
                         shadow=shadow, glare=glare, blur=blur, noise=noise,
                         jpeg_quality=jpeg_quality, fill=fill, real_table=real_table,
-                        table=table, ev=ev)
+                        table=table, ev=ev, clutter=clutter)
 
 
 def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, record: str,
@@ -217,11 +219,13 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
                  glare: float | None = None, blur: float | None = None,
                  noise: float | None = None, jpeg_quality: int | None | str = "random",
                  fill: float | None = None, real_table: bool = False,
-                 table: str | None = None, ev: float | None = None) -> Rendered:
+                 table: str | None = None, ev: float | None = None,
+                 spread: float = 1.0, clutter: bool = True) -> Rendered:
     """The whole pipeline for any ``painter`` (see ``render_record`` for the options).
 
     ``real_table`` draws its conditions from a generator of its own, so the photo is
-    otherwise the same as without it."""
+    otherwise the same as without it. ``spread`` multiplies the distances between the
+    tiles' centres (above 1: tiles lying apart, not yet laid into a map)."""
     if not tiles:
         raise ValueError("the record places no tiles")
     rng = np.random.default_rng(seed)
@@ -231,7 +235,7 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
     w, h = params.size_px
 
     # 1. where each tile really lies on the board plane (lattice + jitter)
-    centres = np.array([BOARD.to_pixel(t.at) for t in tiles])
+    centres = np.array([BOARD.to_pixel(t.at) for t in tiles]) * spread
     jitter = rng.uniform(-0.025, 0.025, (len(tiles), 2))
     turns = rng.uniform(-2.0, 2.0, len(tiles))
     centres = centres + jitter
@@ -243,6 +247,8 @@ def render_tiles(tiles: Sequence[LaidTile], painter: TilePainter, *, seed: int, 
         real = dataclasses.replace(real, background=table)
     if real is not None and ev is not None:
         real = dataclasses.replace(real, ev=float(ev))
+    if real is not None and not clutter:
+        real = dataclasses.replace(real, clutter=())
     if real is not None:  # laid by hand: shifted and turned a little more
         centres = centres + table_rng.uniform(-real.shift, real.shift, centres.shape)
         turns = turns + table_rng.uniform(-real.turn_deg, real.turn_deg, len(tiles))
