@@ -221,3 +221,16 @@ def test_the_loose_composite_set_scores_loose_tiles_by_pixel(capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith("set: loose-composite")
     assert "loose-composite-40: tiles " in out
+
+
+def test_the_share_of_the_photo_the_tiles_span_can_be_fixed(capsys) -> None:
+    """``--fill``: the same seed photographed from farther spans less of the photo."""
+    def span(fill: float) -> float:
+        case = next(ev.rendered_cases(1, 3, (640, 480), fill=fill))
+        xs = [t.centre[0] for t in case.truth]
+        return max(xs) - min(xs)
+
+    assert span(0.45) < 0.7 * span(0.9)
+    assert ev.main(["--set", "rendered", "--count", "1", "--size", "640x480",
+                    "--fill", "0.5"]) == 0
+    assert capsys.readouterr().out.startswith("set: rendered, fill 0.5")

@@ -522,7 +522,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, what in (("shadow", "darkness of a cast shadow, 0..0.5"),
                        ("lighting", "strength of the light gradient, 0..0.3"),
                        ("glare", "strength of a glare patch, 0..0.7"),
-                       ("ev", "(with --real-table) exposure in EV; drawn from -1.0..0.8")):
+                       ("ev", "(with --real-table) exposure in EV; drawn from -1.0..0.8"),
+                       ("fill", "share of the photo the tiles span; drawn from 0.7..0.88")):
         parser.add_argument(f"--{name}", type=float, default=None,
                             help=f"(rendered, composite) {what}, the same in every photo")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=VALUE",
@@ -545,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--doubt-curve", action="store_true",
                         help="also print how many wrong edges each confidence level catches")
     args = parser.parse_args(argv)
-    light = {k: float(getattr(args, k)) for k in ("shadow", "lighting", "glare", "ev")
+    light = {k: float(getattr(args, k)) for k in ("shadow", "lighting", "glare", "ev", "fill")
              if getattr(args, k) is not None}
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
