@@ -557,25 +557,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.set == "rendered":
         cases = rendered_cases(args.count, args.seed, (w, h), args.real_table,
                                table=args.table, clutter=not args.no_clutter, **light)
-    elif args.set == "composite":
+    elif args.set in ("composite", "loose-composite"):
         from companion.vision.synth.composite import shared_tiles_dir
 
         if shared_tiles_dir(args.tiles) is None:
-            print(f"composite: {args.tiles or '../shared/tiles'} lacks the tile photos; "
+            print(f"{args.set}: {args.tiles or '../shared/tiles'} lacks the tile photos; "
                   "nothing to evaluate")
             return 0
-        cases = composite_cases(args.count, args.seed, (w, h), args.tiles, args.real_table,
-                                table=args.table, clutter=not args.no_clutter, **light)
-    elif args.set == "loose-composite":
-        from companion.vision.synth.composite import shared_tiles_dir
-
-        if shared_tiles_dir(args.tiles) is None:
-            print(f"loose-composite: {args.tiles or '../shared/tiles'} lacks the tile "
-                  "photos; nothing to evaluate")
-            return 0
-        cases = loose_composite_cases(args.count, args.seed, (w, h), args.tiles,
-                                      args.real_table, table=args.table,
-                                      clutter=not args.no_clutter, **light)
+        made = composite_cases if args.set == "composite" else loose_composite_cases
+        cases = made(args.count, args.seed, (w, h), args.tiles, args.real_table,
+                     table=args.table, clutter=not args.no_clutter, **light)
     elif args.set == "loose":
         cases = list(loose_cases(args.tiles))
         if not cases:
