@@ -140,6 +140,19 @@ class FindConfig:
     (``find_tiles.blobs``): a lone tile close up on wood, the planks' gaps joined to its
     mask, was no hexagon and was read as a map of 4-6 cells (lone renders of seed 400).
     0: off."""
+    broken_close_frac: float = 0.3
+    """Loose tiles whose foreground broke (``broken_tiles``): the rest of the foreground
+    is closed across gaps this share of a whole tile's radius (0: off)..."""
+    broken_area: tuple[float, float] = (0.3, 1.6)
+    """...its parts between these multiples of a whole tile's area are candidates..."""
+    broken_turn_deg: float = 15.0
+    """...each placed where the nearest whole tile's outline, turned by at most this,
+    lies on the strongest edges..."""
+    broken_edge_share: float = 0.6
+    """...and kept when those edges are at least this share as strong as the whole
+    tiles' own..."""
+    broken_fill_min: float = 0.35
+    """...and this share of the outline's inside is foreground."""
     huge_tile_factor: float = 3.0
     """A hexagon more than this many times the median hexagon's area is a cluster of
     tiles, never one tile."""

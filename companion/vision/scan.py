@@ -9,7 +9,8 @@ with the tiles in breadth-first order from the first tile (every line touches an
 earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_record``.
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``io.brought_up``
--> ``background.foreground_mask`` -> ``find_tiles.blobs`` (loose tiles) or ``lattice``
+-> ``background.foreground_mask`` -> ``find_tiles.blobs`` (loose tiles, and those whose
+foreground broke: ``broken_tiles``) or ``lattice``
 (assembled map) -> ``rectify`` -> ``cell_art`` (which cells hold a tile)
 -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory`` (each physical
 tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges to check).
@@ -43,7 +44,7 @@ from companion.rules import (
     parse_task,
     write_record,
 )
-from companion.vision import cell_art, forked
+from companion.vision import broken_tiles, cell_art, forked
 from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
@@ -376,9 +377,11 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
             cells = []
         if _outlines_on_the_map(hexes, cells, config):
             return cells, "assembled"
-    loose = [_LooseTile(center=(float(b.hexagon[:, 0].mean()), float(b.hexagon[:, 1].mean())),
-                        corners=b.hexagon, rectified=np.zeros((1, 1, 3), np.uint8))
-             for b in hexes if b.hexagon is not None]
+    outlines = [b.hexagon for b in hexes if b.hexagon is not None]
+    outlines += broken_tiles.recover(image, mask, outlines, config)
+    loose = [_LooseTile(center=(float(h[:, 0].mean()), float(h[:, 1].mean())),
+                        corners=h, rectified=np.zeros((1, 1, 3), np.uint8))
+             for h in outlines]
     ordered = reading_order(loose)
     return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius))
             for t in ordered], "loose"

@@ -1,0 +1,135 @@
+"""Loose tiles whose foreground broke: found again by their outline, at the size and
+shape of the loose tiles found whole.
+
+Representation: ``recover(image, mask, hexagons, config)`` returns the corners (6 x 2,
+standard order, image pixels) of each tile recovered. A loose tile whose art has the
+table's colours (grey cobbles or rails on dark wood, a stream on a pale cloth) leaves
+fragments in the foreground mask, no hexagon. The tiles found whole (``hexagons``, three
+at least) give the size and, under the camera's perspective, the shape a tile has near
+them. The rest of the foreground, closed across gaps smaller than
+``find.broken_close_frac`` of a tile's radius (fragments of one tile; loose tiles lie
+farther apart), gives candidates of between ``find.broken_area`` times a whole tile's
+area. Each is placed where the nearest whole tile's outline, moved and turned
+(``find.broken_turn_deg``) and scaled a little, lies on the strongest edges of the
+smoothed grey image (a tile's cardboard rim against the table), and kept when those
+edges are at least ``find.broken_edge_share`` as strong as the whole tiles' own and
+``find.broken_fill_min`` of the outline is foreground.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.config import ScanConfig
+from companion.vision.rectify import order_corners
+
+_PER_SIDE = 12
+
+
+def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
+            config: ScanConfig) -> list[np.ndarray]:
+    """The corners of the loose tiles recovered beside ``hexagons`` (see the module
+    docstring); none without three whole tiles or with ``find.broken_close_frac`` 0."""
+    fc = config.find
+    if len(hexagons) < 3 or fc.broken_close_frac <= 0:
+        return []
+    centres = np.array([h.mean(axis=0) for h in hexagons])
+    radius = float(np.median([np.linalg.norm(h - h.mean(axis=0), axis=1).mean()
+                              for h in hexagons]))
+    areas = [float(cv2.contourArea(h.astype(np.float32))) for h in hexagons]
+    typical = float(np.median(areas))
+    rest = mask.copy()
+    for h in hexagons:
+        cv2.fillPoly(rest, [np.round(_scaled(h, 1.15)).astype(np.int32)], 0)
+    k = max(3, int(round(fc.broken_close_frac * radius)) | 1)
+    closed = cv2.morphologyEx(rest, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, _, stats, cents = cv2.connectedComponentsWithStats(closed)
+    low, high = fc.broken_area
+    candidates = [cents[i] for i in range(1, n)
+                  if low * typical <= stats[i, cv2.CC_STAT_AREA] <= high * typical]
+    if not candidates:
+        return []
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                            (0, 0), max(1.0, 0.02 * radius))
+    grad = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
+                         cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
+    whole = float(np.median([_edge_strength(grad, _outline(h)) for h in hexagons]))
+    found: list[np.ndarray] = []
+    taken = list(centres)
+    for c in candidates:
+        near = hexagons[int(np.argmin(np.linalg.norm(centres - c, axis=1)))]
+        corners, strength = _placed(grad, near - near.mean(axis=0), c, radius, config)
+        centre = corners.mean(axis=0)
+        if (strength < fc.broken_edge_share * whole
+                or _foreground_share(mask, corners) < fc.broken_fill_min
+                or min(float(np.linalg.norm(t - centre)) for t in taken) < 1.5 * radius):
+            continue
+        found.append(order_corners(corners, (float(centre[0]), float(centre[1]))))
+        taken.append(centre)
+    return found
+
+
+def _scaled(corners: np.ndarray, factor: float) -> np.ndarray:
+    mid = corners.mean(axis=0)
+    out: np.ndarray = mid + (corners - mid) * factor
+    return out
+
+
+def _outline(corners: np.ndarray) -> np.ndarray:
+    """``_PER_SIDE`` points along each side of a hexagon, corners excluded."""
+    t = (np.arange(_PER_SIDE) + 0.5) / _PER_SIDE
+    a, b = corners, np.roll(corners, -1, axis=0)
+    out: np.ndarray = (a[:, None, :] + (b - a)[:, None, :] * t[None, :, None]).reshape(-1, 2)
+    return out
+
+
+def _edge_strength(grad: np.ndarray, points: np.ndarray) -> float:
+    h, w = grad.shape
+    xs = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
+    return float(grad[ys, xs].mean())
+
+
+def _placed(grad: np.ndarray, shape: np.ndarray, centre: np.ndarray, radius: float,
+            config: ScanConfig) -> tuple[np.ndarray, float]:
+    """``shape`` (corners about the origin) moved within a third of ``radius`` of
+    ``centre``, turned and scaled to lie on the strongest edges: its corners and the mean
+    edge strength along it."""
+    fc = config.find
+    outline = _outline(shape)
+    steps = np.linspace(-radius / 3, radius / 3, 13)
+    shifts = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)
+    h, w = grad.shape
+    best = (-1.0, 0.0, 1.0, np.zeros(2))
+    for turn in np.arange(-fc.broken_turn_deg, fc.broken_turn_deg + 1e-6, 3.0):
+        a = np.radians(turn)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        for scale in (0.95, 1.0, 1.05):
+            pts = (outline @ rot.T) * scale + centre
+            moved = pts[None, :, :] + shifts[:, None, :]
+            xs = np.clip(np.round(moved[..., 0]).astype(int), 0, w - 1)
+            ys = np.clip(np.round(moved[..., 1]).astype(int), 0, h - 1)
+            scores = grad[ys, xs].mean(axis=1)
+            i = int(np.argmax(scores))
+            if scores[i] > best[0]:
+                best = (float(scores[i]), float(turn), scale, shifts[i])
+    strength, turn, scale, shift = best
+    a = np.radians(turn)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    corners: np.ndarray = (shape @ rot.T) * scale + centre + shift
+    return corners, strength
+
+
+def _foreground_share(mask: np.ndarray, corners: np.ndarray) -> float:
+    """The share of ``mask`` inside the hexagon ``corners``."""
+    x, y, w, h = cv2.boundingRect(np.round(corners).astype(np.int32))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(inside, [np.round(corners - np.array([x0, y0])).astype(np.int32)], 1)
+    total = int(inside.sum())
+    return float((mask[y0:y1, x0:x1][inside > 0] > 0).sum()) / max(total, 1)
