@@ -140,6 +140,13 @@ class FindConfig:
     (``find_tiles.blobs``): a lone tile close up on wood, the planks' gaps joined to its
     mask, was no hexagon and was read as a map of 4-6 cells (lone renders of seed 400).
     0: off."""
+    apart_min: float = 1.25
+    """Lone hexagons, three or more, whose median nearest neighbour lies this many tile
+    widths (``sqrt(3)`` radii) away or more lie apart: loose tiles. A map located beside
+    them with fewer tiles than they are, or fitting its outlines poorly
+    (``lattice.period_weak_agreement``), was clutter beside loose tiles (a box lid or a
+    score pad larger than half of them), and the tiles are read loose
+    (``scan._loose_tiles_and_clutter``). 0: off."""
     broken_close_frac: float = 0.3
     """Loose tiles whose foreground broke (``broken_tiles``): the rest of the foreground
     is closed across gaps this share of a whole tile's radius (0: off)..."""

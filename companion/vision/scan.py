@@ -353,8 +353,12 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
                 and (tile_area == 0.0 or b.area > 1.6 * tile_area)]
     if clock:
         clock.check()
+    beside_clutter = False
     if _looks_assembled(hexes, clusters):
-        return _locate_assembled(image, comps, raw, config, clock), "assembled"
+        cells = _locate_assembled(image, comps, raw, config, clock)
+        beside_clutter = _loose_tiles_and_clutter(hexes, cells, config)
+        if not beside_clutter:
+            return cells, "assembled"
     big = _outline_maybe_a_map(hexes, config)
     if big is not None:
         # A lone tile, or a compact map whose outline looks like one big hexagon (beside
@@ -370,7 +374,7 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
     if not hexes:
         raise ScanError("no tiles recognised: this does not look like a photo of "
                         "Dorfromantik tiles")
-    if _map_in_pieces(hexes, comps, config):
+    if not beside_clutter and _map_in_pieces(hexes, comps, config):
         try:
             cells = _locate_assembled(image, comps, raw, config, clock)
         except ScanError:
@@ -385,6 +389,30 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
     ordered = reading_order(loose)
     return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius))
             for t in ordered], "loose"
+
+
+def _loose_tiles_and_clutter(hexes: list[Blob], cells: list[LocatedTile], config: ScanConfig
+                          ) -> bool:
+    """Three or more lone hexagons lie apart (``find.apart_min``) and the map located in
+    ``cells`` has fewer tiles than they are or fits its outlines poorly
+    (``lattice.period_weak_agreement``): loose tiles beside clutter that made the photo
+    look assembled."""
+    if config.find.apart_min <= 0 or len(hexes) < 3:
+        return False
+    tiles = [c for c in cells if not c.beside]
+    if len(tiles) >= len(hexes) and _agreement(cells) >= config.lattice.period_weak_agreement:
+        return False
+    return _spacing(hexes) >= config.find.apart_min
+
+
+def _spacing(hexes: list[Blob]) -> float:
+    """The median distance from a lone hexagon to the nearest other, in tile widths
+    (``sqrt(3)`` times their median radius)."""
+    centres = np.array([b.hexagon.mean(axis=0) for b in hexes if b.hexagon is not None])
+    radius = float(np.median([_hex_radius(b) for b in hexes]))
+    d = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    return float(np.median(d.min(axis=1))) / (lattice_mod.SQRT3 * radius)
 
 
 def _map_in_pieces(hexes: list[Blob], comps: list[Blob], config: ScanConfig) -> bool:
@@ -450,11 +478,7 @@ def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
         return True
     if len(hexes) < 2:
         return False
-    centres = np.array([b.hexagon.mean(axis=0) for b in hexes if b.hexagon is not None])
-    radius = float(np.median([_hex_radius(b) for b in hexes]))
-    d = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    np.fill_diagonal(d, np.inf)
-    return float(np.median(d.min(axis=1))) < 1.2 * lattice_mod.SQRT3 * radius
+    return _spacing(hexes) < 1.2
 
 
 class _Candidate(NamedTuple):

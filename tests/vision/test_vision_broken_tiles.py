@@ -1,6 +1,7 @@
-"""Loose tiles whose foreground broke are found again by their outline
-(``broken_tiles.recover``): drawn tiles with real OpenCV, and a held-out loose composite
-of real crops."""
+"""Loose tiles: those whose foreground broke are found again by their outline
+(``broken_tiles.recover``), and tiles lying apart beside clutter larger than half of them
+are read loose, not as a map (``find.apart_min``). Drawn tiles with real OpenCV, and
+held-out loose composites of real crops."""
 
 from __future__ import annotations
 
@@ -76,3 +77,21 @@ def test_a_held_out_loose_composite_keeps_every_tile() -> None:
     after = run_case(case, scan)
     assert before.placed_right <= 6
     assert after.placed_right == 8 and after.extra == 0 and after.edges_right == 48
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
+def test_loose_tiles_beside_clutter_larger_than_half_of_them_are_read_loose() -> None:
+    """Loose composite 26754 (held out: paired, never looked into), 10 real crops beside
+    a box lid, cards and markers: the clutter made the photo look assembled, and the map
+    located, fitting its outlines poorly, brought phantoms; the tiles lying apart are
+    read loose (``find.apart_min``)."""
+    r = composite.loose_composite_record(seed=26754, count=10, size_px=(4000, 3000),
+                                         jpeg_quality=None, real_table=True)
+    assert "box lid" in r.params["real_table"]["clutter"]
+    case = Case("loose-composite-26754", _encode(r.image, 90), truth_of_rendered(r.tiles),
+                "loose")
+    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(apart_min=0.0)))
+    after = run_case(case, scan)
+    assert before.extra >= 5 and before.poor_fit == 1
+    assert after.placed_right == 10 and after.extra == 0 and after.edges_right == 60
