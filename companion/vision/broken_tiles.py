@@ -11,7 +11,8 @@ them. The rest of the foreground, closed across gaps smaller than
 farther apart), gives candidates of between ``find.broken_area`` times a whole tile's
 area. Each is placed where the nearest whole tile's outline, moved and turned
 (``find.broken_turn_deg``) and scaled a little, lies on the strongest edges of the
-smoothed grey image (a tile's cardboard rim against the table), and kept when those
+smoothed grey image (a tile's cardboard rim against the table) with no foreground just
+outside it, and kept when those
 edges are at least ``find.broken_edge_share`` as strong as the whole tiles' own and
 ``find.broken_fill_min`` of the outline is foreground.
 """
@@ -60,7 +61,8 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
     taken = list(centres)
     for c in candidates:
         near = hexagons[int(np.argmin(np.linalg.norm(centres - c, axis=1)))]
-        corners, strength = _placed(grad, near - near.mean(axis=0), c, radius, config)
+        corners, strength = _placed(grad, mask, near - near.mean(axis=0), c, radius,
+                                    config)
         centre = corners.mean(axis=0)
         if (strength < fc.broken_edge_share * whole
                 or _foreground_share(mask, corners) < fc.broken_fill_min
@@ -92,34 +94,45 @@ def _edge_strength(grad: np.ndarray, points: np.ndarray) -> float:
     return float(grad[ys, xs].mean())
 
 
-def _placed(grad: np.ndarray, shape: np.ndarray, centre: np.ndarray, radius: float,
-            config: ScanConfig) -> tuple[np.ndarray, float]:
-    """``shape`` (corners about the origin) moved within a third of ``radius`` of
-    ``centre``, turned and scaled to lie on the strongest edges: its corners and the mean
-    edge strength along it."""
+def _placed(grad: np.ndarray, mask: np.ndarray, shape: np.ndarray, centre: np.ndarray,
+            radius: float, config: ScanConfig) -> tuple[np.ndarray, float]:
+    """``shape`` (corners about the origin) moved within half of ``radius`` of
+    ``centre``, turned and scaled to lie on the strongest edges with table (no
+    foreground in ``mask``) just outside it: its corners and the mean edge strength
+    along it. (Rails, a stream's banks or wood grain are strong edges too, but a
+    tile's art lies on their far side.)"""
     fc = config.find
     outline = _outline(shape)
-    steps = np.linspace(-radius / 3, radius / 3, 13)
+    ring = outline * 1.12
+    steps = np.linspace(-radius / 2, radius / 2, 17)
     shifts = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)
     h, w = grad.shape
-    best = (-1.0, 0.0, 1.0, np.zeros(2))
+    best = (-1.0, 0.0, 0.0, 1.0, np.zeros(2))
     for turn in np.arange(-fc.broken_turn_deg, fc.broken_turn_deg + 1e-6, 3.0):
         a = np.radians(turn)
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
         for scale in (0.95, 1.0, 1.05):
-            pts = (outline @ rot.T) * scale + centre
-            moved = pts[None, :, :] + shifts[:, None, :]
-            xs = np.clip(np.round(moved[..., 0]).astype(int), 0, w - 1)
-            ys = np.clip(np.round(moved[..., 1]).astype(int), 0, h - 1)
-            scores = grad[ys, xs].mean(axis=1)
+            edges = _sampled(grad, (outline @ rot.T) * scale + centre, shifts, w, h)
+            beyond = _sampled(mask, (ring @ rot.T) * scale + centre, shifts, w, h) / 255.0
+            scores = edges * (1.0 - beyond)
             i = int(np.argmax(scores))
             if scores[i] > best[0]:
-                best = (float(scores[i]), float(turn), scale, shifts[i])
-    strength, turn, scale, shift = best
+                best = (float(scores[i]), float(edges[i]), float(turn), scale, shifts[i])
+    _, strength, turn, scale, shift = best
     a = np.radians(turn)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     corners: np.ndarray = (shape @ rot.T) * scale + centre + shift
     return corners, strength
+
+
+def _sampled(values: np.ndarray, points: np.ndarray, shifts: np.ndarray, w: int, h: int
+             ) -> np.ndarray:
+    """The mean of ``values`` at ``points`` moved by each of ``shifts``."""
+    moved = points[None, :, :] + shifts[:, None, :]
+    xs = np.clip(np.round(moved[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(moved[..., 1]).astype(int), 0, h - 1)
+    out: np.ndarray = values[ys, xs].astype(np.float32).mean(axis=1)
+    return out
 
 
 def _foreground_share(mask: np.ndarray, corners: np.ndarray) -> float:
