@@ -391,8 +391,8 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
             for t in ordered], "loose"
 
 
-def _loose_tiles_and_clutter(hexes: list[Blob], cells: list[LocatedTile], config: ScanConfig
-                          ) -> bool:
+def _loose_tiles_and_clutter(hexes: list[Blob], cells: list[LocatedTile],
+                             config: ScanConfig) -> bool:
     """Three or more lone hexagons lie apart (``find.apart_min``) and the map located in
     ``cells`` has fewer tiles than they are or fits its outlines poorly
     (``lattice.period_weak_agreement``): loose tiles beside clutter that made the photo
