@@ -147,6 +147,11 @@ class FindConfig:
     (``lattice.period_weak_agreement``), was clutter beside loose tiles (a box lid or a
     score pad larger than half of them), and the tiles are read loose
     (``scan._loose_tiles_and_clutter``). 0: off."""
+    apart_gap: float = 0.25
+    """...and most of them have no other foreground within this share of their radius
+    (loose tiles lie apart from the clutter too; a map's lone hexagons touch its pieces:
+    composite 20250, its lattice fitted poorly, was read as its 5 lone tiles without
+    this)."""
     broken_close_frac: float = 0.3
     """Loose tiles whose foreground broke (``broken_tiles``): the rest of the foreground
     is closed across gaps this share of a whole tile's radius (0: off)..."""

@@ -356,7 +356,7 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
     beside_clutter = False
     if _looks_assembled(hexes, clusters):
         cells = _locate_assembled(image, comps, raw, config, clock)
-        beside_clutter = _loose_tiles_and_clutter(hexes, cells, config)
+        beside_clutter = _loose_tiles_and_clutter(hexes, comps, cells, mask.shape, config)
         if not beside_clutter:
             return cells, "assembled"
     big = _outline_maybe_a_map(hexes, config)
@@ -391,18 +391,45 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
             for t in ordered], "loose"
 
 
-def _loose_tiles_and_clutter(hexes: list[Blob], cells: list[LocatedTile],
-                             config: ScanConfig) -> bool:
-    """Three or more lone hexagons lie apart (``find.apart_min``) and the map located in
+def _loose_tiles_and_clutter(hexes: list[Blob], comps: list[Blob], cells: list[LocatedTile],
+                             shape: tuple[int, ...], config: ScanConfig) -> bool:
+    """Three or more lone hexagons lie apart from each other (``find.apart_min``) and,
+    most of them, from everything else (``find.apart_gap``), and the map located in
     ``cells`` has fewer tiles than they are or fits its outlines poorly
     (``lattice.period_weak_agreement``): loose tiles beside clutter that made the photo
-    look assembled."""
+    look assembled. (A map's lone hexagons touch its pieces.)"""
     if config.find.apart_min <= 0 or len(hexes) < 3:
         return False
     tiles = [c for c in cells if not c.beside]
     if len(tiles) >= len(hexes) and _agreement(cells) >= config.lattice.period_weak_agreement:
         return False
-    return _spacing(hexes) >= config.find.apart_min
+    return (_spacing(hexes) >= config.find.apart_min
+            and _isolated_share(hexes, comps, shape, config.find.apart_gap) > 0.5)
+
+
+def _isolated_share(hexes: list[Blob], comps: list[Blob], shape: tuple[int, ...],
+                    gap: float) -> float:
+    """The share of the lone hexagons with no other component within ``gap`` of their
+    median radius of their outline."""
+    import cv2
+
+    labels = np.zeros(shape[:2], np.int32)
+    for i, b in enumerate(comps):
+        cv2.drawContours(labels, [b.contour], -1, i + 1, -1)
+    reach = max(1, int(round(gap * float(np.median([_hex_radius(b) for b in hexes])))))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    alone = 0
+    for b in hexes:
+        own = next(i + 1 for i, c in enumerate(comps) if c is b)
+        x, y, w, h = cv2.boundingRect(b.contour)
+        x0, y0 = max(0, x - reach), max(0, y - reach)
+        x1, y1 = min(shape[1], x + w + reach), min(shape[0], y + h + reach)
+        here = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(here, [b.contour - np.array([x0, y0])], -1, 1, -1)
+        near = cv2.dilate(here, kernel) > 0
+        window = labels[y0:y1, x0:x1]
+        alone += not np.any(near & (window != 0) & (window != own))
+    return alone / len(hexes)
 
 
 def _spacing(hexes: list[Blob]) -> float:
