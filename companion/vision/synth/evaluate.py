@@ -514,7 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=10,
                         help="photos (rendered, composite, loose-composite)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--size", default="4000x3000", help="WIDTHxHEIGHT (rendered, composite)")
+    parser.add_argument("--size", default="4000x3000",
+                        help="WIDTHxHEIGHT (rendered, composite, loose-composite)")
     parser.add_argument("--samples-dir", default="sample_photos",
                         help="photos with .truth.json beside them (default: sample_photos)")
     parser.add_argument("--tiles", default=None, metavar="DIR",
@@ -525,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
                        ("ev", "(with --real-table) exposure in EV; drawn from -1.0..0.8"),
                        ("fill", "share of the photo the tiles span; drawn from 0.7..0.88")):
         parser.add_argument(f"--{name}", type=float, default=None,
-                            help=f"(rendered, composite) {what}, the same in every photo")
+                            help=f"(generated sets) {what}, the same in every photo")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=VALUE",
                         help="a scanner setting (ScanConfig.tuned), e.g. learned=false")
     parser.add_argument("--real-table", action="store_true",
