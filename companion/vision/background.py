@@ -64,7 +64,13 @@ def table_segments(lab: np.ndarray, config: ScanConfig, weights: np.ndarray,
     changes the light, not the colour), lies within ``floor`` of the median segment's.
     A map, a mat or a score pad cut by the frame is not table, though the border is
     mostly table; when fewer than half the segments agree, every one counts."""
-    medians = np.array([np.median(seg, axis=0) for seg in _border_segments(lab, config)])
+    return _table_segments(_border_segments(lab, config), config, weights, floor)
+
+
+def _table_segments(segments: list[np.ndarray], config: ScanConfig, weights: np.ndarray,
+                    floor: float) -> np.ndarray:
+    """``table_segments`` of the border's Lab ``segments``, cut already."""
+    medians = np.array([np.median(seg, axis=0) for seg in segments])
     centre = np.median(medians, axis=0)
     lit = _at_table_light(medians[None, :, :], float(_lightness(centre)))[0]
     chroma = (lit - centre)[:, 1:] * weights[1:]
@@ -76,7 +82,11 @@ def table_segments(lab: np.ndarray, config: ScanConfig, weights: np.ndarray,
 
 def _table_border(values: np.ndarray, config: ScanConfig, keep: np.ndarray) -> np.ndarray:
     """The border pixels of the segments ``keep`` marks as table."""
-    segments = _border_segments(values, config)
+    return _kept(_border_segments(values, config), keep)
+
+
+def _kept(segments: list[np.ndarray], keep: np.ndarray) -> np.ndarray:
+    """The pixels of the ``segments`` that ``keep`` marks, in one block."""
     return np.concatenate([seg for seg, k in zip(segments, keep, strict=True) if k])
 
 
@@ -136,8 +146,9 @@ def background_distance(image: np.ndarray, config: ScanConfig
     # (``_at_table_light`` leaves lightness as it is.)
     dim = float(np.clip(np.median(border_light) / bg.bright_table_light, bg.dim_scale_min, 1.0))
     weights = np.array([bg.lightness_weight, 1.0, 1.0], np.float32)
-    keep = table_segments(lab, config, weights, bg.distance_min * dim)
-    border = _table_border(lab, config, keep)
+    segments = _border_segments(lab, config)  # cut once, for the choice and the model
+    keep = _table_segments(segments, config, weights, bg.distance_min * dim)
+    border = _kept(segments, keep)
     model, whiten = table_model(border * weights, bg.table_noise_floor * dim)
     affine = np.hstack([whiten @ np.diag(weights), -(whiten @ model)[:, None]])
     scaled = cv2.transform(lab, affine.astype(np.float32))
