@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion.vision.config import ScanConfig
+from companion.vision.lattice import outline_radius
 from companion.vision.rectify import order_corners
 
 _PER_SIDE = 12
@@ -36,8 +37,7 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
     if len(hexagons) < 3 or fc.broken_close_frac <= 0:
         return []
     centres = np.array([h.mean(axis=0) for h in hexagons])
-    radius = float(np.median([np.linalg.norm(h - h.mean(axis=0), axis=1).mean()
-                              for h in hexagons]))
+    radius = float(np.median([outline_radius(h) for h in hexagons]))
     areas = [float(cv2.contourArea(h.astype(np.float32))) for h in hexagons]
     typical = float(np.median(areas))
     rest = mask.copy()
@@ -56,7 +56,8 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
                             (0, 0), max(1.0, 0.02 * radius))
     grad = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
                          cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
-    whole = float(np.median([_edge_strength(grad, _outline(h)) for h in hexagons]))
+    still = np.zeros((1, 2))
+    whole = float(np.median([_sampled(grad, _outline(c), still)[0] for c in hexagons]))
     found: list[np.ndarray] = []
     taken = list(centres)
     for c in candidates:
@@ -87,13 +88,6 @@ def _outline(corners: np.ndarray) -> np.ndarray:
     return out
 
 
-def _edge_strength(grad: np.ndarray, points: np.ndarray) -> float:
-    h, w = grad.shape
-    xs = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
-    return float(grad[ys, xs].mean())
-
-
 def _placed(grad: np.ndarray, mask: np.ndarray, shape: np.ndarray, centre: np.ndarray,
             radius: float, config: ScanConfig) -> tuple[np.ndarray, float]:
     """``shape`` (corners about the origin) moved within half of ``radius`` of
@@ -106,14 +100,13 @@ def _placed(grad: np.ndarray, mask: np.ndarray, shape: np.ndarray, centre: np.nd
     ring = outline * 1.12
     steps = np.linspace(-radius / 2, radius / 2, 17)
     shifts = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)
-    h, w = grad.shape
     best = (-1.0, 0.0, 0.0, 1.0, np.zeros(2))
     for turn in np.arange(-fc.broken_turn_deg, fc.broken_turn_deg + 1e-6, 3.0):
         a = np.radians(turn)
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
         for scale in (0.95, 1.0, 1.05):
-            edges = _sampled(grad, (outline @ rot.T) * scale + centre, shifts, w, h)
-            beyond = _sampled(mask, (ring @ rot.T) * scale + centre, shifts, w, h) / 255.0
+            edges = _sampled(grad, (outline @ rot.T) * scale + centre, shifts)
+            beyond = _sampled(mask, (ring @ rot.T) * scale + centre, shifts) / 255.0
             scores = edges * (1.0 - beyond)
             i = int(np.argmax(scores))
             if scores[i] > best[0]:
@@ -125,9 +118,9 @@ def _placed(grad: np.ndarray, mask: np.ndarray, shape: np.ndarray, centre: np.nd
     return corners, strength
 
 
-def _sampled(values: np.ndarray, points: np.ndarray, shifts: np.ndarray, w: int, h: int
-             ) -> np.ndarray:
+def _sampled(values: np.ndarray, points: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     """The mean of ``values`` at ``points`` moved by each of ``shifts``."""
+    h, w = values.shape[:2]
     moved = points[None, :, :] + shifts[:, None, :]
     xs = np.clip(np.round(moved[..., 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(moved[..., 1]).astype(int), 0, h - 1)
