@@ -414,13 +414,15 @@ def _isolated_share(hexes: list[Blob], comps: list[Blob], shape: tuple[int, ...]
     import cv2
 
     labels = np.zeros(shape[:2], np.int32)
+    label_of: dict[int, int] = {}
     for i, b in enumerate(comps):
         cv2.drawContours(labels, [b.contour], -1, i + 1, -1)
+        label_of[id(b)] = i + 1
     reach = max(1, int(round(gap * float(np.median([_hex_radius(b) for b in hexes])))))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     alone = 0
     for b in hexes:
-        own = next(i + 1 for i, c in enumerate(comps) if c is b)
+        own = label_of[id(b)]
         x, y, w, h = cv2.boundingRect(b.contour)
         x0, y0 = max(0, x - reach), max(0, y - reach)
         x1, y1 = min(shape[1], x + w + reach), min(shape[0], y + h + reach)
