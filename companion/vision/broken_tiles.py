@@ -46,10 +46,19 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
     k = max(3, int(round(fc.broken_close_frac * radius)) | 1)
     closed = cv2.morphologyEx(rest, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, _, stats, cents = cv2.connectedComponentsWithStats(closed)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(closed)
     low, high = fc.broken_area
-    candidates = [cents[i] for i in range(1, n)
-                  if low * typical <= stats[i, cv2.CC_STAT_AREA] <= high * typical]
+    candidates: list[np.ndarray] = []
+    joined: set[int] = set()
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA]
+        if low * typical <= area <= high * typical:
+            candidates.append(cents[i])
+        elif area > high * typical and fc.broken_peak_frac > 0:
+            peaks = _deep_points(labels, i, stats[i], radius, fc.broken_peak_frac,
+                                 int(area // typical) + 1)
+            joined.update(range(len(candidates), len(candidates) + len(peaks)))
+            candidates += peaks
     if not candidates:
         return []
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32),
@@ -60,18 +69,38 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
     whole = float(np.median([_sampled(grad, _outline(c), still)[0] for c in hexagons]))
     found: list[np.ndarray] = []
     taken = list(centres)
-    for c in candidates:
+    for at, c in enumerate(candidates):
         near = hexagons[int(np.argmin(np.linalg.norm(centres - c, axis=1)))]
-        corners, strength = _placed(grad, mask, near - near.mean(axis=0), c, radius,
-                                    config)
+        corners, strength, beyond = _placed(grad, mask, near - near.mean(axis=0), c,
+                                            radius, config)
         centre = corners.mean(axis=0)
         if (strength < fc.broken_edge_share * whole
+                or (at in joined and beyond > fc.broken_joined_beyond_max)
                 or _foreground_share(mask, corners) < fc.broken_fill_min
                 or min(float(np.linalg.norm(t - centre)) for t in taken) < 1.5 * radius):
             continue
         found.append(order_corners(corners, (float(centre[0]), float(centre[1]))))
         taken.append(centre)
     return found
+
+
+def _deep_points(labels: np.ndarray, label: int, stat: np.ndarray, radius: float,
+                 frac: float, most: int) -> list[np.ndarray]:
+    """Up to ``most`` points of component ``label`` at least ``frac`` of ``radius`` from
+    its edge, deepest first, each 1.5 radii from the others: where tiles joined by glare
+    or clutter lie."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    inside = (labels[y:y + h, x:x + w] == label).astype(np.uint8)
+    depth = cv2.distanceTransform(np.pad(inside, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    yy, xx = np.mgrid[0:h, 0:w]
+    points: list[np.ndarray] = []
+    while len(points) < most:
+        row, col = np.unravel_index(int(np.argmax(depth)), depth.shape)
+        if depth[row, col] < frac * radius:
+            break
+        points.append(np.array([x + col, y + row], np.float64))
+        depth[(xx - col) ** 2 + (yy - row) ** 2 < (1.5 * radius) ** 2] = 0
+    return points
 
 
 def _scaled(corners: np.ndarray, factor: float) -> np.ndarray:
@@ -89,18 +118,18 @@ def _outline(corners: np.ndarray) -> np.ndarray:
 
 
 def _placed(grad: np.ndarray, mask: np.ndarray, shape: np.ndarray, centre: np.ndarray,
-            radius: float, config: ScanConfig) -> tuple[np.ndarray, float]:
+            radius: float, config: ScanConfig) -> tuple[np.ndarray, float, float]:
     """``shape`` (corners about the origin) moved within half of ``radius`` of
     ``centre``, turned and scaled to lie on the strongest edges with table (no
-    foreground in ``mask``) just outside it: its corners and the mean edge strength
-    along it. (Rails, a stream's banks or wood grain are strong edges too, but a
-    tile's art lies on their far side.)"""
+    foreground in ``mask``) just outside it: its corners, the mean edge strength along
+    it and the share of foreground just outside it. (Rails, a stream's banks or wood
+    grain are strong edges too, but a tile's art lies on their far side.)"""
     fc = config.find
     outline = _outline(shape)
     ring = outline * 1.12
     steps = np.linspace(-radius / 2, radius / 2, 17)
     shifts = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)
-    best = (-1.0, 0.0, 0.0, 1.0, np.zeros(2))
+    best = (-1.0, 0.0, 0.0, 1.0, np.zeros(2), 0.0)
     for turn in np.arange(-fc.broken_turn_deg, fc.broken_turn_deg + 1e-6, 3.0):
         a = np.radians(turn)
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
@@ -110,12 +139,13 @@ def _placed(grad: np.ndarray, mask: np.ndarray, shape: np.ndarray, centre: np.nd
             scores = edges * (1.0 - beyond)
             i = int(np.argmax(scores))
             if scores[i] > best[0]:
-                best = (float(scores[i]), float(edges[i]), float(turn), scale, shifts[i])
-    _, strength, turn, scale, shift = best
+                best = (float(scores[i]), float(edges[i]), float(turn), scale, shifts[i],
+                        float(beyond[i]))
+    _, strength, turn, scale, shift, outside = best
     a = np.radians(turn)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     corners: np.ndarray = (shape @ rot.T) * scale + centre + shift
-    return corners, strength
+    return corners, strength, outside
 
 
 def _sampled(values: np.ndarray, points: np.ndarray, shifts: np.ndarray) -> np.ndarray:

@@ -152,11 +152,27 @@ class FindConfig:
     (loose tiles lie apart from the clutter too; a map's lone hexagons touch its pieces:
     composite 20250, its lattice fitted poorly, was read as its 5 lone tiles without
     this)."""
+    apart_cells_min: float = 1.15
+    """...or, most of them so apart from everything else, the map's cells are this many
+    times their size or more (its lattice spans the gaps between loose tiles: a map's
+    cells are its tiles, whatever its fit). 0: off."""
+    split_open_frac: float = 0.2
+    """A map located among clusters that fits poorly (``lattice.period_weak_agreement``)
+    has its clusters opened by a disc of this share of the lone hexagons' radius, and is
+    read loose when the hexagons then lie apart (``scan._loose_tiles_and_clutter``):
+    loose tiles joined by wood grain or glare. 0: off."""
     broken_close_frac: float = 0.3
     """Loose tiles whose foreground broke (``broken_tiles``): the rest of the foreground
     is closed across gaps this share of a whole tile's radius (0: off)..."""
     broken_area: tuple[float, float] = (0.3, 1.6)
     """...its parts between these multiples of a whole tile's area are candidates..."""
+    broken_peak_frac: float = 0.6
+    """...and a part larger than that gives a candidate at each point this share of a
+    radius or more inside it, 1.5 radii apart (tiles joined by glare; the deepest first,
+    as many as tiles would fill it). 0: off."""
+    broken_joined_beyond_max: float = 0.4
+    """...kept only when at most this share of the ring just outside its outline is
+    foreground (a tile beside glare, not a place inside a box lid)."""
     broken_turn_deg: float = 15.0
     """...each placed where the nearest whole tile's outline, turned by at most this,
     lies on the strongest edges..."""

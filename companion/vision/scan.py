@@ -357,6 +357,15 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
     if _looks_assembled(hexes, clusters):
         cells = _locate_assembled(image, comps, raw, config, clock)
         beside_clutter = _loose_tiles_and_clutter(hexes, comps, cells, mask.shape, config)
+        if not beside_clutter and clusters and _doubtful_map(hexes, cells, config):
+            # Loose tiles joined by thin streaks (wood grain, a cloth's checks in glare)
+            # look like a map: opened apart, they lie apart.
+            shapeless = [b for b in comps if b.hexagon is None]
+            split = _never_one_huge_tile(_opened_apart(mask, hexes, shapeless, config),
+                                         config)
+            split_hexes = [b for b in split if b.hexagon is not None]
+            if _loose_tiles_and_clutter(split_hexes, split, cells, mask.shape, config):
+                comps, hexes, beside_clutter = split, split_hexes, True
         if not beside_clutter:
             return cells, "assembled"
     big = _outline_maybe_a_map(hexes, config)
@@ -393,18 +402,65 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
 
 def _loose_tiles_and_clutter(hexes: list[Blob], comps: list[Blob], cells: list[LocatedTile],
                              shape: tuple[int, ...], config: ScanConfig) -> bool:
-    """Three or more lone hexagons lie apart from each other (``find.apart_min``) and,
-    most of them, from everything else (``find.apart_gap``), and the map located in
-    ``cells`` has fewer tiles than they are or fits its outlines poorly
+    """Three or more lone hexagons lie apart from everything else, most of them
+    (``find.apart_gap``), and either from each other too (``find.apart_min``) while the
+    map located in ``cells`` has fewer tiles than they are or fits its outlines poorly
     (``lattice.period_weak_agreement``): loose tiles beside clutter that made the photo
-    look assembled. (A map's lone hexagons touch its pieces.)"""
-    if config.find.apart_min <= 0 or len(hexes) < 3:
+    look assembled; or the map's cells are larger than they are (``find.apart_cells_min``):
+    a lattice spanning the gaps between loose tiles. (A map's lone hexagons touch its
+    pieces, and its cells are its tiles.)"""
+    if len(hexes) < 3 or (config.find.apart_min <= 0 and config.find.apart_cells_min <= 0):
         return False
     tiles = [c for c in cells if not c.beside]
-    if len(tiles) >= len(hexes) and _agreement(cells) >= config.lattice.period_weak_agreement:
+    apart = config.find.apart_min > 0 and _spacing(hexes) >= config.find.apart_min and (
+        len(tiles) < len(hexes) or _agreement(cells) < config.lattice.period_weak_agreement)
+    larger = (config.find.apart_cells_min > 0 and bool(tiles)
+              and _cells_to_hexagons(tiles, hexes) >= config.find.apart_cells_min)
+    return (apart or larger) and _isolated_share(
+        hexes, comps, shape, config.find.apart_gap) > 0.5
+
+
+def _doubtful_map(hexes: list[Blob], cells: list[LocatedTile], config: ScanConfig
+                  ) -> bool:
+    """The map located in ``cells`` fits its outlines poorly
+    (``lattice.period_weak_agreement``) or its cells are larger than the lone ``hexes``
+    (``find.apart_cells_min``)."""
+    tiles = [c for c in cells if not c.beside]
+    if not hexes or not tiles:
         return False
-    return (_spacing(hexes) >= config.find.apart_min
-            and _isolated_share(hexes, comps, shape, config.find.apart_gap) > 0.5)
+    return (_agreement(cells) < config.lattice.period_weak_agreement
+            or 0 < config.find.apart_cells_min <= _cells_to_hexagons(tiles, hexes))
+
+
+def _cells_to_hexagons(tiles: list[LocatedTile], hexes: list[Blob]) -> float:
+    """The located tiles' median outline radius over the lone hexagons'."""
+    cells = float(np.median([lattice_mod.outline_radius(c.corners) for c in tiles]))
+    return cells / max(float(np.median([_hex_radius(b) for b in hexes])), 1e-6)
+
+
+def _opened_apart(mask: np.ndarray, hexes: list[Blob], shapeless: list[Blob],
+                  config: ScanConfig) -> list[Blob]:
+    """The components of ``mask`` with each of ``shapeless`` (no hexagon) opened by a disc of
+    ``find.split_open_frac`` of the lone ``hexes``' median radius (the streaks joining
+    loose tiles removed; tiles of a map touch along whole sides and stay joined)."""
+    import cv2
+
+    if config.find.split_open_frac <= 0:
+        return blobs(mask, config)
+    reach = config.find.split_open_frac * float(np.median([_hex_radius(b) for b in hexes]))
+    k = max(3, int(round(2 * reach)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out = mask.copy()
+    for b in shapeless:
+        x, y, w, h = cv2.boundingRect(b.contour)
+        x0, y0 = max(0, x - k), max(0, y - k)
+        x1, y1 = min(mask.shape[1], x + w + k), min(mask.shape[0], y + h + k)
+        local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(local, [b.contour - np.array([x0, y0])], -1, 255, -1)
+        opened = cv2.morphologyEx(local, cv2.MORPH_OPEN, kernel)
+        window = out[y0:y1, x0:x1]
+        window[(local > 0) & (opened == 0)] = 0
+    return blobs(out, config)
 
 
 def _isolated_share(hexes: list[Blob], comps: list[Blob], shape: tuple[int, ...],

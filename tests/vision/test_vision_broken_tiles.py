@@ -1,7 +1,9 @@
-"""Loose tiles: those whose foreground broke are found again by their outline
-(``broken_tiles.recover``), and tiles lying apart beside clutter larger than half of them
-are read loose, not as a map (``find.apart_min``). Drawn tiles with real OpenCV, and
-held-out loose composites of real crops."""
+"""Loose tiles: those whose foreground broke, or joined others through glare, are found
+again by their outline (``broken_tiles.recover``); tiles lying apart beside clutter
+larger than half of them (``find.apart_min``), on a lattice of larger cells
+(``find.apart_cells_min``) or joined by streaks of grain and glare
+(``find.split_open_frac``) are read loose, not as a map. Drawn tiles with real OpenCV,
+and loose composites of real crops."""
 
 from __future__ import annotations
 
@@ -58,6 +60,45 @@ def test_a_tile_in_fragments_is_found_at_its_outline() -> None:
     assert recover(image, mask, whole[:2], DEFAULT_CONFIG) == []  # no size to trust
 
 
+def _joined_scene() -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """Three whole tiles, two more joined by a patch of glare, and a score pad larger
+    than a tile: the rest of the foreground is the joined pair and the pad."""
+    rng = np.random.default_rng(2)
+    image = np.clip(rng.normal(TABLE, 3, (520, 900, 3)), 0, 255).astype(np.uint8)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    whole = [_hexagon(c) for c in ((100.0, 100.0), (300.0, 100.0), (100.0, 300.0))]
+    joined = [_hexagon(c) for c in ((300.0, 280.0), (300.0, 440.0))]
+    cv2.ellipse(image, (300, 360), (45, 40), 0, 0, 360, (215, 225, 230), -1)
+    cv2.ellipse(mask, (300, 360), (45, 40), 0, 0, 360, 255, -1)
+    for h in [*whole, *joined]:
+        cv2.fillPoly(image, [np.round(h).astype(np.int32)], (30, 40, 50))
+        inner = h.mean(axis=0) + (h - h.mean(axis=0)) * 0.92
+        cv2.fillPoly(image, [np.round(inner).astype(np.int32)], (40, 170, 120))
+        cv2.fillPoly(mask, [np.round(h).astype(np.int32)], 255)
+    cv2.rectangle(image, (560, 150), (760, 450), (225, 230, 235), -1)
+    for y in range(180, 450, 30):
+        cv2.line(image, (560, y), (760, y), (90, 90, 90), 2)
+    cv2.rectangle(mask, (560, 150), (760, 450), 255, -1)
+    return image, mask, whole
+
+
+def test_tiles_joined_by_glare_are_found_and_a_pad_gives_none() -> None:
+    """The joined pair is one part of the foreground, far larger than a tile: a candidate
+    at each point deep inside it (``find.broken_peak_frac``) finds both tiles. The pad's
+    deep points give none: the outlines placed there have the pad all round them
+    (``find.broken_joined_beyond_max``)."""
+    image, mask, whole = _joined_scene()
+    found = recover(image, mask, whole, DEFAULT_CONFIG)
+    centres = sorted(tuple(np.round(f.mean(axis=0)).tolist()) for f in found)
+    assert len(found) == 2, centres
+    for f, truth in zip(sorted(found, key=lambda f: f.mean(axis=0)[1]),
+                        ((300, 280), (300, 440)), strict=True):
+        assert np.linalg.norm(f.mean(axis=0) - truth) < 0.1 * RADIUS
+    assert recover(image, mask, whole, DEFAULT_CONFIG.tuned(broken_peak_frac=0.0)) == []
+    loose_limit = DEFAULT_CONFIG.tuned(broken_joined_beyond_max=1.0)
+    assert len(recover(image, mask, whole, loose_limit)) > 2  # the pad's, without it
+
+
 def test_fragments_with_no_tile_outline_round_them_are_left() -> None:
     """Two patches of art colour with no rim: no tile's outline lies there."""
     image, mask, whole = _scene(broken_rim=False)
@@ -95,3 +136,41 @@ def test_loose_tiles_beside_clutter_larger_than_half_of_them_are_read_loose() ->
     after = run_case(case, scan)
     assert before.extra >= 5 and before.poor_fit == 1
     assert after.placed_right == 10 and after.extra == 0 and after.edges_right == 60
+
+
+def _loose_case(seed: int, count: int) -> Case:
+    r = composite.loose_composite_record(seed=seed, count=count, size_px=(4000, 3000),
+                                         jpeg_quality=None, real_table=True, clutter=False)
+    return Case(f"loose-composite-{seed}", _encode(r.image, 90), truth_of_rendered(r.tiles),
+                "loose")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
+def test_loose_tiles_on_a_lattice_of_larger_cells_are_read_loose() -> None:
+    """Loose composite 26912 (15 real crops 1.3 tile widths apart, tilted 33 degrees,
+    no clutter) lies close enough to a lattice to look assembled: its cells, 1.2 times
+    the tiles, rectified tile and table together. A map's cells are its tiles, so cells
+    this much larger than the lone hexagons mean loose tiles (``find.apart_cells_min``)."""
+    case = _loose_case(26912, 15)
+    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(apart_cells_min=0.0)))
+    after = run_case(case, scan)
+    assert before.edges_right <= 60
+    assert after.placed_right == 15 and after.extra == 0 and after.edges_right == 90
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
+def test_loose_tiles_joined_by_grain_and_glare_are_read_loose() -> None:
+    """Loose composite 26909 (7 real crops on wood, no clutter): wood grain and a patch of
+    glare joined five of them into one cluster, read as a map of cells 1.7 times the
+    tiles that fitted poorly. Opened apart (``find.split_open_frac``), the streaks go and
+    the tiles lie apart; the two still joined by the glare are found by their outlines
+    (``find.broken_peak_frac``)."""
+    case = _loose_case(26909, 7)
+    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(split_open_frac=0.0)))
+    no_peaks = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(broken_peak_frac=0.0)))
+    after = run_case(case, scan)
+    assert before.poor_fit == 1 and before.edges_right <= 20
+    assert no_peaks.placed_right == 5
+    assert after.placed_right == 7 and after.extra == 0 and after.edges_right == 42
