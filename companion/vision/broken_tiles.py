@@ -15,6 +15,12 @@ smoothed grey image (a tile's cardboard rim against the table) with no foregroun
 outside it, and kept when those
 edges are at least ``find.broken_edge_share`` as strong as the whole tiles' own and
 ``find.broken_fill_min`` of the outline is foreground.
+
+Loose tiles joined by a patch of glare make one part far larger than a tile: each point
+at least ``find.broken_peak_frac`` of a radius inside it is a candidate (``_deep_points``),
+placed the same way and kept only when, besides, little foreground lies just outside its
+outline (``find.broken_joined_beyond_max``: in a box lid's or score pad's corner it lies
+on two sides) and nearly all of its inside is foreground (``find.broken_joined_fill_min``).
 """
 
 from __future__ import annotations
@@ -75,7 +81,9 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
                                             radius, config)
         centre = corners.mean(axis=0)
         if (strength < fc.broken_edge_share * whole
-                or (at in joined and beyond > fc.broken_joined_beyond_max)
+                or (at in joined and (beyond > fc.broken_joined_beyond_max
+                                      or _foreground_share(mask, corners)
+                                      < fc.broken_joined_fill_min))
                 or _foreground_share(mask, corners) < fc.broken_fill_min
                 or min(float(np.linalg.norm(t - centre)) for t in taken) < 1.5 * radius):
             continue

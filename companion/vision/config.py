@@ -156,6 +156,10 @@ class FindConfig:
     """...or, most of them so apart from everything else, the map's cells are this many
     times their size or more (its lattice spans the gaps between loose tiles: a map's
     cells are its tiles, whatever its fit). 0: off."""
+    apart_lone_share_min: float = 0.2
+    """...where they are at least this share of the foreground's area (a map sized
+    wrong, its silhouette in clusters and 3 lone tiles of its own, 6 % of it: held-out
+    render 11426 without ``lattice.period_rival_peaks``)."""
     split_open_frac: float = 0.2
     """A map located among clusters that fits poorly (``lattice.period_weak_agreement``)
     has its clusters opened by a disc of this share of the lone hexagons' radius, and is
@@ -172,7 +176,10 @@ class FindConfig:
     as many as tiles would fill it). 0: off."""
     broken_joined_beyond_max: float = 0.4
     """...kept only when at most this share of the ring just outside its outline is
-    foreground (a tile beside glare, not a place inside a box lid)."""
+    foreground (a tile beside glare, not a place inside a box lid)..."""
+    broken_joined_fill_min: float = 0.8
+    """...and this share of its inside is foreground (a tile joined to others is whole,
+    not broken)."""
     broken_turn_deg: float = 15.0
     """...each placed where the nearest whole tile's outline, turned by at most this,
     lies on the strongest edges..."""
@@ -243,7 +250,11 @@ class FindConfig:
     """...and kept when it has more tiles than there are outlines, fits them no worse
     than ``lattice.period_weak_agreement`` and the median outline's centre lies within
     this many tile radii of one of its cells (tiles of one map lie on one lattice; loose
-    tiles laid by hand fall anywhere in a cell: 0.22-0.27 in the two loose photos)."""
+    tiles laid by hand fall anywhere in a cell: 0.22-0.27 in the two loose photos)..."""
+    pieces_neighboured_min: float = 0.5
+    """...and at least this share of its tiles has a neighbour among them (a map grows
+    tile by tile beside the others; loose tiles two widths apart lie on every other
+    cell of a lattice, none beside another: loose composite 26861). 0: off."""
     max_map_tiles: int = 100
     """No game's map holds more tiles: the board game plays 45 of its 48 landscape tiles
     and 25 task tiles, and the boxes of the campaign add a few dozen at most (5 task and

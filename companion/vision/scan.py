@@ -407,7 +407,8 @@ def _loose_tiles_and_clutter(hexes: list[Blob], comps: list[Blob], cells: list[L
     map located in ``cells`` has fewer tiles than they are or fits its outlines poorly
     (``lattice.period_weak_agreement``): loose tiles beside clutter that made the photo
     look assembled; or the map's cells are larger than they are (``find.apart_cells_min``):
-    a lattice spanning the gaps between loose tiles. (A map's lone hexagons touch its
+    a lattice spanning the gaps between loose tiles, where they are at least
+    ``find.apart_lone_share_min`` of the foreground. (A map's lone hexagons touch its
     pieces, and its cells are its tiles.)"""
     if len(hexes) < 3 or (config.find.apart_min <= 0 and config.find.apart_cells_min <= 0):
         return False
@@ -415,7 +416,9 @@ def _loose_tiles_and_clutter(hexes: list[Blob], comps: list[Blob], cells: list[L
     apart = config.find.apart_min > 0 and _spacing(hexes) >= config.find.apart_min and (
         len(tiles) < len(hexes) or _agreement(cells) < config.lattice.period_weak_agreement)
     larger = (config.find.apart_cells_min > 0 and bool(tiles)
-              and _cells_to_hexagons(tiles, hexes) >= config.find.apart_cells_min)
+              and _cells_to_hexagons(tiles, hexes) >= config.find.apart_cells_min
+              and sum(b.area for b in hexes)
+              >= config.find.apart_lone_share_min * sum(b.area for b in comps))
     return (apart or larger) and _isolated_share(
         hexes, comps, shape, config.find.apart_gap) > 0.5
 
@@ -511,17 +514,26 @@ def _map_in_pieces(hexes: list[Blob], comps: list[Blob], config: ScanConfig) -> 
 def _outlines_on_the_map(hexes: list[Blob], cells: list[LocatedTile], config: ScanConfig
                          ) -> bool:
     """The map located in ``cells`` explains the lone hexagons: it has more tiles than
-    they are, fits them no worse than ``lattice.period_weak_agreement``, and the median
-    hexagon's centre lies within ``find.pieces_on_lattice_max`` tile radii of a cell's."""
+    they are, fits them no worse than ``lattice.period_weak_agreement``, most of its
+    tiles lie beside another (``find.pieces_neighboured_min``), and the median hexagon's
+    centre lies within ``find.pieces_on_lattice_max`` tile radii of a cell's."""
     tiles = [c for c in cells if not c.beside]
     if (len(tiles) <= len(hexes)
-            or _agreement(tiles) < config.lattice.period_weak_agreement):
+            or _agreement(tiles) < config.lattice.period_weak_agreement
+            or _neighboured_share(tiles) < config.find.pieces_neighboured_min):
         return False
     centres = np.array([c.corners.mean(axis=0) for c in tiles])
     radius = float(np.median([lattice_mod.outline_radius(c.corners) for c in tiles]))
     offsets = [float(np.min(np.linalg.norm(centres - b.hexagon.mean(axis=0), axis=1)))
                for b in hexes if b.hexagon is not None]
     return float(np.median(offsets)) <= config.find.pieces_on_lattice_max * radius
+
+
+def _neighboured_share(tiles: list[LocatedTile]) -> float:
+    """The share of ``tiles`` with another of them in a neighbouring cell."""
+    at = {t.cell for t in tiles}
+    return sum(any((c[0] + d.q, c[1] + d.r) in at for d in DIRECTIONS)
+               for c in at if c is not None) / max(len(at), 1)
 
 
 def _never_one_huge_tile(comps: list[Blob], config: ScanConfig) -> list[Blob]:

@@ -200,7 +200,9 @@ def test_a_map_whose_silhouette_broke_into_tiles_and_pieces_is_a_map() -> None:
     apart, so the photo was read as 7 loose tiles (7 of 23 right, 17 wrong edges
     undoubted). They lie on the lattice of the map located from all the foreground.
     (The counterfactual reads the photo as taken, ``io.exposure_floor_grey`` 0: brought
-    up, its silhouette no longer breaks, session 39.)"""
+    up, its silhouette no longer breaks, session 39. Read loose, 7-13 of its tiles are
+    found: outlines deep inside the pieces, ``find.broken_peak_frac``, find more since
+    session 41.)"""
     from companion.vision.synth import composite
 
     if composite.shared_tiles_dir() is None:
@@ -213,7 +215,7 @@ def test_a_map_whose_silhouette_broke_into_tiles_and_pieces_is_a_map() -> None:
     assert result.kind == "assembled"
     assert tally.placed_right == n and tally.extra == 0 and tally.edges_right >= 6 * n - 2
     apart = scan(case.photo, slow.tuned(pieces_area_frac=1000.0, exposure_floor_grey=0.0))
-    assert apart.kind == "loose" and len(apart.tiles) <= n // 2
+    assert apart.kind == "loose" and len(apart.tiles) < n
 
 
 def test_a_faint_period_supports_a_map_of_its_own_size_only() -> None:
