@@ -2,8 +2,9 @@
 again by their outline (``broken_tiles.recover``); tiles lying apart beside clutter
 larger than half of them (``find.apart_min``), on a lattice of larger cells
 (``find.apart_cells_min``) or joined by streaks of grain and glare
-(``find.split_open_frac``) are read loose, not as a map. Drawn tiles with real OpenCV,
-and loose composites of real crops."""
+(``find.split_open_frac``) are read loose, not as a map, and so are tiles on every other
+cell of a lattice (``find.pieces_neighboured_min``). Drawn tiles with real OpenCV, and
+loose composites of real crops."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from companion.vision import scan
 from companion.vision.broken_tiles import recover
 from companion.vision.config import DEFAULT_CONFIG
+from companion.vision.scan import LocatedTile, _neighboured_share
 from companion.vision.synth import composite
 from companion.vision.synth.evaluate import Case, _encode, run_case, truth_of_rendered
 
@@ -174,3 +176,30 @@ def test_loose_tiles_joined_by_grain_and_glare_are_read_loose() -> None:
     assert before.poor_fit == 1 and before.edges_right <= 20
     assert no_peaks.placed_right == 5
     assert after.placed_right == 7 and after.extra == 0 and after.edges_right == 42
+
+
+def _at(cells: list[tuple[int, int]]) -> list[LocatedTile]:
+    return [LocatedTile(c, np.zeros((6, 2)), np.zeros((1, 1, 3), np.uint8)) for c in cells]
+
+
+def test_a_map_has_its_tiles_side_by_side_and_loose_tiles_on_a_lattice_do_not() -> None:
+    """A map grows beside its tiles; loose tiles two widths apart sit on every other cell."""
+    compact = [(0, 0), (1, 0), (0, 1), (-1, 1), (2, -1), (3, -1)]
+    assert _neighboured_share(_at(compact)) == 1.0
+    every_other = [(2 * q, 2 * r) for q in range(3) for r in range(3)]
+    assert _neighboured_share(_at(every_other)) == 0.0
+    assert _neighboured_share(_at([(0, 0), (1, 0), (4, 0), (8, 0)])) == 0.5
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
+def test_loose_tiles_on_every_other_cell_are_not_a_map_in_pieces() -> None:
+    """Loose composite 26861 (24 real crops about two widths apart on a dark checked cloth,
+    no clutter): only 11 are whole hexagons, the rest is pieces, and the map located from
+    all of it held the hexagons on its lattice, every tile without a neighbour, and lost
+    tiles. Read loose, the pieces are found by their outlines."""
+    case = _loose_case(26861, 24)
+    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(pieces_neighboured_min=0.0)))
+    after = run_case(case, scan)
+    assert before.placed_right <= 18
+    assert after.placed_right >= 21 and after.extra == 0
