@@ -80,11 +80,11 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
         corners, strength, beyond = _placed(grad, mask, near - near.mean(axis=0), c,
                                             radius, config)
         centre = corners.mean(axis=0)
+        fill = _foreground_share(mask, corners)
         if (strength < fc.broken_edge_share * whole
                 or (at in joined and (beyond > fc.broken_joined_beyond_max
-                                      or _foreground_share(mask, corners)
-                                      < fc.broken_joined_fill_min))
-                or _foreground_share(mask, corners) < fc.broken_fill_min
+                                      or fill < fc.broken_joined_fill_min))
+                or fill < fc.broken_fill_min
                 or min(float(np.linalg.norm(t - centre)) for t in taken) < 1.5 * radius):
             continue
         found.append(order_corners(corners, (float(centre[0]), float(centre[1]))))

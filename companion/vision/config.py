@@ -162,9 +162,10 @@ class FindConfig:
     render 11426 without ``lattice.period_rival_peaks``)."""
     split_open_frac: float = 0.2
     """A map located among clusters that fits poorly (``lattice.period_weak_agreement``)
-    has its clusters opened by a disc of this share of the lone hexagons' radius, and is
-    read loose when the hexagons then lie apart (``scan._loose_tiles_and_clutter``):
-    loose tiles joined by wood grain or glare. 0: off."""
+    or has cells ``apart_cells_min`` times the lone hexagons has the foreground's
+    shapeless parts opened by a disc of this share of the hexagons' radius, and is read
+    loose when the hexagons then lie apart (``scan._loose_tiles_and_clutter``): loose
+    tiles joined by wood grain, glare or a cloth's checks. 0: off."""
     broken_close_frac: float = 0.3
     """Loose tiles whose foreground broke (``broken_tiles``): the rest of the foreground
     is closed across gaps this share of a whole tile's radius (0: off)..."""
