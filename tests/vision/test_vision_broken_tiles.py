@@ -19,7 +19,7 @@ from companion.vision.broken_tiles import recover
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.scan import LocatedTile, _neighboured_share
 from companion.vision.synth import composite
-from companion.vision.synth.evaluate import Case, _encode, run_case, truth_of_rendered
+from companion.vision.synth.evaluate import Case, Tally, _encode, run_case, truth_of_rendered
 
 TABLE = (60, 80, 110)
 RADIUS = 60
@@ -107,17 +107,29 @@ def test_fragments_with_no_tile_outline_round_them_are_left() -> None:
     assert recover(image, mask, whole, DEFAULT_CONFIG) == []
 
 
+def _loose_case(seed: int, count: int, clutter: bool = False) -> tuple[Case, dict[str, object]]:
+    """Loose composite ``seed`` of ``count`` real crops under the real-table conditions,
+    and its parameters."""
+    r = composite.loose_composite_record(seed=seed, count=count, size_px=(4000, 3000),
+                                         jpeg_quality=None, real_table=True, clutter=clutter)
+    case = Case(f"loose-composite-{seed}", _encode(r.image, 90), truth_of_rendered(r.tiles),
+                "loose")
+    return case, r.params
+
+
+def _paired(case: Case, **off: float) -> tuple[Tally, Tally]:
+    """The case scanned with the settings ``off`` (the counterfactual) and as it is."""
+    return (run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(**off))),
+            run_case(case, scan))
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
 def test_a_held_out_loose_composite_keeps_every_tile() -> None:
     """Loose composite 26758 (held out: paired, never looked into), 8 real crops, no
     clutter: two tiles' foreground broke and they were not found; now all 8 are read."""
-    r = composite.loose_composite_record(seed=26758, count=8, size_px=(4000, 3000),
-                                         jpeg_quality=None, real_table=True, clutter=False)
-    case = Case("loose-composite-26758", _encode(r.image, 90), truth_of_rendered(r.tiles),
-                "loose")
-    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(broken_close_frac=0.0)))
-    after = run_case(case, scan)
+    case, _ = _loose_case(26758, 8)
+    before, after = _paired(case, broken_close_frac=0.0)
     assert before.placed_right <= 6
     assert after.placed_right == 8 and after.extra == 0 and after.edges_right == 48
 
@@ -129,22 +141,12 @@ def test_loose_tiles_beside_clutter_larger_than_half_of_them_are_read_loose() ->
     a box lid, cards and markers: the clutter made the photo look assembled, and the map
     located, fitting its outlines poorly, brought phantoms; the tiles lying apart are
     read loose (``find.apart_min``)."""
-    r = composite.loose_composite_record(seed=26754, count=10, size_px=(4000, 3000),
-                                         jpeg_quality=None, real_table=True)
-    assert "box lid" in r.params["real_table"]["clutter"]
-    case = Case("loose-composite-26754", _encode(r.image, 90), truth_of_rendered(r.tiles),
-                "loose")
-    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(apart_min=0.0)))
-    after = run_case(case, scan)
+    case, params = _loose_case(26754, 10, clutter=True)
+    table = params["real_table"]
+    assert isinstance(table, dict) and "box lid" in table["clutter"]
+    before, after = _paired(case, apart_min=0.0)
     assert before.extra >= 5 and before.poor_fit == 1
     assert after.placed_right == 10 and after.extra == 0 and after.edges_right == 60
-
-
-def _loose_case(seed: int, count: int) -> Case:
-    r = composite.loose_composite_record(seed=seed, count=count, size_px=(4000, 3000),
-                                         jpeg_quality=None, real_table=True, clutter=False)
-    return Case(f"loose-composite-{seed}", _encode(r.image, 90), truth_of_rendered(r.tiles),
-                "loose")
 
 
 @pytest.mark.slow
@@ -154,9 +156,8 @@ def test_loose_tiles_on_a_lattice_of_larger_cells_are_read_loose() -> None:
     no clutter) lies close enough to a lattice to look assembled: its cells, 1.2 times
     the tiles, rectified tile and table together. A map's cells are its tiles, so cells
     this much larger than the lone hexagons mean loose tiles (``find.apart_cells_min``)."""
-    case = _loose_case(26912, 15)
-    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(apart_cells_min=0.0)))
-    after = run_case(case, scan)
+    case, _ = _loose_case(26912, 15)
+    before, after = _paired(case, apart_cells_min=0.0)
     assert before.edges_right <= 60
     assert after.placed_right == 15 and after.extra == 0 and after.edges_right == 90
 
@@ -169,7 +170,7 @@ def test_loose_tiles_joined_by_grain_and_glare_are_read_loose() -> None:
     tiles that fitted poorly. Opened apart (``find.split_open_frac``), the streaks go and
     the tiles lie apart; the two still joined by the glare are found by their outlines
     (``find.broken_peak_frac``)."""
-    case = _loose_case(26909, 7)
+    case, _ = _loose_case(26909, 7)
     before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(split_open_frac=0.0)))
     no_peaks = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(broken_peak_frac=0.0)))
     after = run_case(case, scan)
@@ -198,8 +199,7 @@ def test_loose_tiles_on_every_other_cell_are_not_a_map_in_pieces() -> None:
     no clutter): only 11 are whole hexagons, the rest is pieces, and the map located from
     all of it held the hexagons on its lattice, every tile without a neighbour, and lost
     tiles. Read loose, the pieces are found by their outlines."""
-    case = _loose_case(26861, 24)
-    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(pieces_neighboured_min=0.0)))
-    after = run_case(case, scan)
+    case, _ = _loose_case(26861, 24)
+    before, after = _paired(case, pieces_neighboured_min=0.0)
     assert before.placed_right <= 18
     assert after.placed_right >= 21 and after.extra == 0
