@@ -406,39 +406,43 @@ def _loose_tiles_and_clutter(hexes: list[Blob], comps: list[Blob], cells: list[L
     (``find.apart_gap``), and either from each other too (``find.apart_min``) while the
     map located in ``cells`` has fewer tiles than they are or fits its outlines poorly
     (``lattice.period_weak_agreement``): loose tiles beside clutter that made the photo
-    look assembled; or the map's cells are larger than they are (``find.apart_cells_min``):
-    a lattice spanning the gaps between loose tiles, where they are at least
-    ``find.apart_lone_share_min`` of the foreground. (A map's lone hexagons touch its
-    pieces, and its cells are its tiles.)"""
+    look assembled; or the map's cells are of another size than they are
+    (``find.apart_cells_min``: a lattice spanning the gaps between loose tiles, or sized
+    by a score pad's lines), where they are at least ``find.apart_lone_share_min`` of the
+    foreground. (A map's lone hexagons touch its pieces, and its cells are its tiles.)"""
     if len(hexes) < 3 or (config.find.apart_min <= 0 and config.find.apart_cells_min <= 0):
         return False
     tiles = [c for c in cells if not c.beside]
     apart = config.find.apart_min > 0 and _spacing(hexes) >= config.find.apart_min and (
         len(tiles) < len(hexes) or _agreement(cells) < config.lattice.period_weak_agreement)
-    larger = (config.find.apart_cells_min > 0 and bool(tiles)
-              and _cells_to_hexagons(tiles, hexes) >= config.find.apart_cells_min
-              and sum(b.area for b in hexes)
-              >= config.find.apart_lone_share_min * sum(b.area for b in comps))
-    return (apart or larger) and _isolated_share(
+    resized = (bool(tiles) and _cells_sized_otherwise(tiles, hexes, config)
+               and sum(b.area for b in hexes)
+               >= config.find.apart_lone_share_min * sum(b.area for b in comps))
+    return (apart or resized) and _isolated_share(
         hexes, comps, shape, config.find.apart_gap) > 0.5
 
 
 def _doubtful_map(hexes: list[Blob], cells: list[LocatedTile], config: ScanConfig
                   ) -> bool:
     """The map located in ``cells`` fits its outlines poorly
-    (``lattice.period_weak_agreement``) or its cells are larger than the lone ``hexes``
-    (``find.apart_cells_min``)."""
+    (``lattice.period_weak_agreement``) or its cells are of another size than the lone
+    ``hexes`` (``find.apart_cells_min``)."""
     tiles = [c for c in cells if not c.beside]
     if not hexes or not tiles:
         return False
     return (_agreement(cells) < config.lattice.period_weak_agreement
-            or 0 < config.find.apart_cells_min <= _cells_to_hexagons(tiles, hexes))
+            or _cells_sized_otherwise(tiles, hexes, config))
 
 
-def _cells_to_hexagons(tiles: list[LocatedTile], hexes: list[Blob]) -> float:
-    """The located tiles' median outline radius over the lone hexagons'."""
+def _cells_sized_otherwise(tiles: list[LocatedTile], hexes: list[Blob], config: ScanConfig
+                           ) -> bool:
+    """The located tiles' median outline radius is ``find.apart_cells_min`` times the
+    lone hexagons' or more, or that much smaller."""
+    if config.find.apart_cells_min <= 0:
+        return False
     cells = float(np.median([lattice_mod.outline_radius(c.corners) for c in tiles]))
-    return cells / max(float(np.median([_hex_radius(b) for b in hexes])), 1e-6)
+    ratio = cells / max(float(np.median([_hex_radius(b) for b in hexes])), 1e-6)
+    return max(ratio, 1.0 / max(ratio, 1e-6)) >= config.find.apart_cells_min
 
 
 def _opened_apart(mask: np.ndarray, hexes: list[Blob], shapeless: list[Blob],
