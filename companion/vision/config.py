@@ -154,20 +154,23 @@ class FindConfig:
     this)."""
     apart_cells_min: float = 1.15
     """...or, most of them so apart from everything else, the map's cells are this many
-    times their size or more, or that much smaller (its lattice spans the gaps between
-    loose tiles, or a score pad's ruled lines sized it: a map's cells are its tiles,
-    whatever its fit). 0: off."""
+    times their size or more (its lattice spans the gaps between loose tiles: a map's
+    cells are its tiles, whatever its fit). 0: off."""
+    apart_cells_small_max: float = 0.7
+    """...or this many times their size or less (a score pad's ruled lines sized the
+    lattice: loose composite 26817, 0.36; cardboard walls under tilt widen a lone
+    hexagon, so cells of the tiles' own lattice measure down to 0.86 of it: 26904)."""
     apart_lone_share_min: float = 0.2
     """...where they are at least this share of the foreground's area (a map sized
     wrong, its silhouette in clusters and 3 lone tiles of its own, 6 % of it: held-out
     render 11426 without ``lattice.period_rival_peaks``)."""
     split_open_frac: float = 0.2
     """A map located among clusters that fits poorly (``lattice.period_weak_agreement``),
-    or whose cells are ``apart_cells_min`` times larger or smaller than the lone
-    hexagons, has the foreground's shapeless parts opened by a disc of this share of the
-    hexagons' radius, and is read loose when the hexagons then lie apart
-    (``scan._loose_tiles_and_clutter``): loose tiles joined by wood grain, glare or a
-    cloth's checks. 0: off."""
+    or whose cells are ``apart_cells_min`` times larger than the lone hexagons or
+    ``apart_cells_small_max`` times smaller, has the foreground's shapeless parts opened
+    by a disc of this share of the hexagons' radius, and is read loose when the hexagons
+    then lie apart (``scan._loose_tiles_and_clutter``): loose tiles joined by wood grain,
+    glare or a cloth's checks. 0: off."""
     broken_close_frac: float = 0.3
     """Loose tiles whose foreground broke (``broken_tiles``): the rest of the foreground
     is closed across gaps this share of a whole tile's radius (0: off)..."""

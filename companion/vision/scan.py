@@ -437,12 +437,12 @@ def _doubtful_map(hexes: list[Blob], cells: list[LocatedTile], config: ScanConfi
 def _cells_sized_otherwise(tiles: list[LocatedTile], hexes: list[Blob], config: ScanConfig
                            ) -> bool:
     """The located tiles' median outline radius is ``find.apart_cells_min`` times the
-    lone hexagons' or more, or that much smaller."""
+    lone hexagons' or more, or ``find.apart_cells_small_max`` times or less."""
     if config.find.apart_cells_min <= 0:
         return False
     cells = float(np.median([lattice_mod.outline_radius(c.corners) for c in tiles]))
     ratio = cells / max(float(np.median([_hex_radius(b) for b in hexes])), 1e-6)
-    return max(ratio, 1.0 / max(ratio, 1e-6)) >= config.find.apart_cells_min
+    return ratio >= config.find.apart_cells_min or ratio <= config.find.apart_cells_small_max
 
 
 def _opened_apart(mask: np.ndarray, hexes: list[Blob], shapeless: list[Blob],
