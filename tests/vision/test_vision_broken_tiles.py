@@ -1,10 +1,10 @@
 """Loose tiles: those whose foreground broke, or joined others through glare, are found
 again by their outline (``broken_tiles.recover``); tiles lying apart beside clutter
 larger than half of them (``find.apart_min``), on a lattice of larger or smaller cells
-(``find.apart_cells_min``) or joined by streaks of grain and glare
-(``find.split_open_frac``) are read loose, not as a map, and so are tiles on every other
-cell of a lattice (``find.pieces_neighboured_min``). Drawn tiles with real OpenCV, and
-loose composites of real crops."""
+(``find.apart_cells_min``, ``find.apart_cells_small_max``) or joined by streaks of grain
+and glare (``find.split_open_frac``) are read loose, not as a map, and so are tiles on
+every other cell of a lattice (``find.pieces_neighboured_min``). Drawn tiles with real
+OpenCV, and loose composites of real crops."""
 
 from __future__ import annotations
 
@@ -211,10 +211,10 @@ def test_loose_tiles_beside_a_score_pad_are_not_cells_of_its_lines() -> None:
     """Loose composite 26817 (7 real crops on a green mat beside a score pad, markers and
     a box lid): the pad's ruled lines sized a lattice of cells a third of the tiles, 49 of
     them over the pad and one tile. Cells that much smaller than the lone hexagons are
-    not theirs either (``find.apart_cells_min``, both ways)."""
+    not theirs either (``find.apart_cells_small_max``)."""
     case, params = _loose_case(26817, 7, clutter=True)
     table = params["real_table"]
     assert isinstance(table, dict) and "score pad" in table["clutter"]
-    before, after = _paired(case, apart_cells_min=0.0)
+    before, after = _paired(case, apart_cells_small_max=0.0)
     assert before.extra >= 5
     assert after.placed_right == 7 and after.extra == 0
