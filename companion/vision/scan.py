@@ -357,7 +357,8 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
     if _looks_assembled(hexes, clusters):
         cells = _locate_assembled(image, comps, raw, config, clock)
         beside_clutter = _loose_tiles_and_clutter(hexes, comps, cells, mask.shape, config)
-        if not beside_clutter and clusters and _doubtful_map(hexes, cells, config):
+        if (not beside_clutter and clusters and config.find.split_open_frac > 0
+                and _doubtful_map(hexes, cells, config)):
             # Loose tiles joined by thin streaks (wood grain, a cloth's checks in glare)
             # look like a map: opened apart, they lie apart.
             shapeless = [b for b in comps if b.hexagon is None]
@@ -447,27 +448,35 @@ def _cells_sized_otherwise(tiles: list[LocatedTile], hexes: list[Blob], config: 
 
 def _opened_apart(mask: np.ndarray, hexes: list[Blob], shapeless: list[Blob],
                   config: ScanConfig) -> list[Blob]:
-    """The components of ``mask`` with each of ``shapeless`` (no hexagon) opened by a disc of
-    ``find.split_open_frac`` of the lone ``hexes``' median radius (the streaks joining
+    """The components of ``mask`` with each of ``shapeless`` (no hexagon) opened by a disc
+    of ``find.split_open_frac`` (above 0) of the lone ``hexes``' median radius (the streaks joining
     loose tiles removed; tiles of a map touch along whole sides and stay joined)."""
     import cv2
 
-    if config.find.split_open_frac <= 0:
-        return blobs(mask, config)
     reach = config.find.split_open_frac * float(np.median([_hex_radius(b) for b in hexes]))
     k = max(3, int(round(2 * reach)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     out = mask.copy()
     for b in shapeless:
-        x, y, w, h = cv2.boundingRect(b.contour)
-        x0, y0 = max(0, x - k), max(0, y - k)
-        x1, y1 = min(mask.shape[1], x + w + k), min(mask.shape[0], y + h + k)
-        local = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.drawContours(local, [b.contour - np.array([x0, y0])], -1, 255, -1)
+        local, (x0, y0, x1, y1) = _drawn_around(b.contour, k, mask.shape)
         opened = cv2.morphologyEx(local, cv2.MORPH_OPEN, kernel)
         window = out[y0:y1, x0:x1]
         window[(local > 0) & (opened == 0)] = 0
     return blobs(out, config)
+
+
+def _drawn_around(contour: np.ndarray, pad: int, shape: tuple[int, ...]
+                  ) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """``contour`` filled (255) in its bounding box grown by ``pad`` and clipped to an
+    image of ``shape``, and that window (x0, y0, x1, y1)."""
+    import cv2
+
+    x, y, w, h = cv2.boundingRect(contour)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(shape[1], x + w + pad), min(shape[0], y + h + pad)
+    local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(local, [contour - np.array([x0, y0])], -1, 255, -1)
+    return local, (x0, y0, x1, y1)
 
 
 def _isolated_share(hexes: list[Blob], comps: list[Blob], shape: tuple[int, ...],
@@ -486,11 +495,7 @@ def _isolated_share(hexes: list[Blob], comps: list[Blob], shape: tuple[int, ...]
     alone = 0
     for b in hexes:
         own = label_of[id(b)]
-        x, y, w, h = cv2.boundingRect(b.contour)
-        x0, y0 = max(0, x - reach), max(0, y - reach)
-        x1, y1 = min(shape[1], x + w + reach), min(shape[0], y + h + reach)
-        here = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.drawContours(here, [b.contour - np.array([x0, y0])], -1, 1, -1)
+        here, (x0, y0, x1, y1) = _drawn_around(b.contour, reach, shape)
         near = cv2.dilate(here, kernel) > 0
         window = labels[y0:y1, x0:x1]
         alone += not np.any(near & (window != 0) & (window != own))
