@@ -54,17 +54,14 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, cents = cv2.connectedComponentsWithStats(closed)
     low, high = fc.broken_area
-    candidates: list[np.ndarray] = []
-    joined: set[int] = set()
+    candidates: list[tuple[np.ndarray, bool]] = []  # (centre, in a part joining tiles)
     for i in range(1, n):
         area = stats[i, cv2.CC_STAT_AREA]
         if low * typical <= area <= high * typical:
-            candidates.append(cents[i])
+            candidates.append((cents[i], False))
         elif area > high * typical and fc.broken_peak_frac > 0:
-            peaks = _deep_points(labels, i, stats[i], radius, fc.broken_peak_frac,
-                                 int(area // typical) + 1)
-            joined.update(range(len(candidates), len(candidates) + len(peaks)))
-            candidates += peaks
+            candidates += [(p, True) for p in _deep_points(
+                labels, i, stats[i], radius, fc.broken_peak_frac, int(area // typical) + 1)]
     if not candidates:
         return []
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32),
@@ -75,15 +72,15 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
     whole = float(np.median([_sampled(grad, _outline(c), still)[0] for c in hexagons]))
     found: list[np.ndarray] = []
     taken = list(centres)
-    for at, c in enumerate(candidates):
+    for c, joined in candidates:
         near = hexagons[int(np.argmin(np.linalg.norm(centres - c, axis=1)))]
         corners, strength, beyond = _placed(grad, mask, near - near.mean(axis=0), c,
                                             radius, config)
         centre = corners.mean(axis=0)
         fill = _foreground_share(mask, corners)
         if (strength < fc.broken_edge_share * whole
-                or (at in joined and (beyond > fc.broken_joined_beyond_max
-                                      or fill < fc.broken_joined_fill_min))
+                or (joined and (beyond > fc.broken_joined_beyond_max
+                                or fill < fc.broken_joined_fill_min))
                 or fill < fc.broken_fill_min
                 or min(float(np.linalg.norm(t - centre)) for t in taken) < 1.5 * radius):
             continue
