@@ -77,7 +77,7 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
         corners, strength, beyond = _placed(grad, mask, near - near.mean(axis=0), c,
                                             radius, config)
         centre = corners.mean(axis=0)
-        fill = _foreground_share(mask, corners)
+        fill = foreground_share(mask, corners)
         if (strength < fc.broken_edge_share * whole
                 or (joined and (beyond > fc.broken_joined_beyond_max
                                 or fill < fc.broken_joined_fill_min))
@@ -163,7 +163,7 @@ def _sampled(values: np.ndarray, points: np.ndarray, shifts: np.ndarray) -> np.n
     return out
 
 
-def _foreground_share(mask: np.ndarray, corners: np.ndarray) -> float:
+def foreground_share(mask: np.ndarray, corners: np.ndarray) -> float:
     """The share of ``mask`` inside the hexagon ``corners``."""
     x, y, w, h = cv2.boundingRect(np.round(corners).astype(np.int32))
     x0, y0 = max(0, x), max(0, y)

@@ -194,6 +194,15 @@ class FindConfig:
     tiles' own..."""
     broken_fill_min: float = 0.35
     """...and this share of the outline's inside is foreground."""
+    rim_score_min: float = 0.45
+    """Loose tiles the foreground missed, found by their rim (``rim_search``): a place
+    is kept when its outline's second weakest side is at least this share as strong as
+    the tiles' found (0: off)..."""
+    rim_fill_max: float = 0.5
+    """...at most this share of its inside is foreground..."""
+    rim_unlike_min: float = 0.25
+    """...and at least this share of its inside is unlike the table just outside it
+    in colour (``rim_search._unlike_around``)."""
     huge_tile_factor: float = 3.0
     """A hexagon more than this many times the median hexagon's area is a cluster of
     tiles, never one tile."""

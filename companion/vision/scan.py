@@ -10,7 +10,7 @@ earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_re
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``io.brought_up``
 -> ``background.foreground_mask`` -> ``find_tiles.blobs`` (loose tiles, and those whose
-foreground broke: ``broken_tiles``) or ``lattice``
+foreground broke: ``broken_tiles``; those it missed: ``rim_search``) or ``lattice``
 (assembled map) -> ``rectify`` -> ``cell_art`` (which cells hold a tile)
 -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory`` (each physical
 tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges to check).
@@ -44,7 +44,7 @@ from companion.rules import (
     parse_task,
     write_record,
 )
-from companion.vision import broken_tiles, cell_art, forked
+from companion.vision import broken_tiles, cell_art, forked, rim_search
 from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
@@ -95,7 +95,8 @@ class ScannedTile:
     doubtful: tuple[int, ...] = ()
     """Edges a person should check: those the doubt calibrator (``doubt``) finds likely
     wrong, and every track/stream ``mismatch``; all six on a map that fits poorly
-    (``Scan.poor_fit``)."""
+    (``Scan.poor_fit``) and on a loose tile found by its rim alone
+    (``LocatedTile.by_rim``)."""
     flag_doubtful: bool = False
     """The flag (or a flag seen where the code shows no such terrain) needs checking."""
     evidence: np.ndarray | None = field(default=None, compare=False, repr=False)
@@ -191,6 +192,9 @@ class LocatedTile:
     edged: bool = False
     """Every side the cell shows to the table (at least ``find.keep_edged_sides_min``)
     is a tile's edge (``_edged_all_round``): a tile, whatever its art shows."""
+    by_rim: bool = False
+    """A loose tile the foreground missed, found by its rim alone (``rim_search``): in
+    a shadow or of the table's colours, it is read in doubt on every edge."""
 
 
 class Deadline:
@@ -393,11 +397,13 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
             return cells, "assembled"
     outlines = [b.hexagon for b in hexes if b.hexagon is not None]
     outlines += broken_tiles.recover(image, mask, outlines, config)
+    by_rim = rim_search.search(image, mask, outlines, config)
     loose = [_LooseTile(center=(float(h[:, 0].mean()), float(h[:, 1].mean())),
                         corners=h, rectified=np.zeros((1, 1, 3), np.uint8))
-             for h in outlines]
+             for h in outlines + by_rim]
     ordered = reading_order(loose)
-    return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius))
+    return [LocatedTile(None, t.corners, rectify(image, t.corners, config.rectify.radius),
+                        by_rim=any(t.corners is h for h in by_rim))
             for t in ordered], "loose"
 
 
@@ -1916,6 +1922,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
                              [[] for _ in readings], [[] for _ in readings], misfit)
         tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config, evidence[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
+        tiles = [replace(t, doubtful=tuple(range(6))) if f.by_rim else t
+                 for t, f in zip(tiles, found, strict=True)]
     if len(tiles) == 1:
         # Never a silent one-tile map: a map whose tiles were not found reads as one.
         warnings.append("only one tile found: if the photo shows a map, its tiles were "
