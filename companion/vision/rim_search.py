@@ -15,9 +15,11 @@ the second weakest side (one side may lie in glare or against a pale table), rel
 to the same score of the tiles found (each placed the same way near its own outline).
 Places are tried on a grid a quarter of a radius apart, turned every 3 degrees through
 60, then refined; one is kept when its score is at least ``find.rim_score_min``, it lies
-1.7 radii or more from every tile (tiles do not overlap), and at most
-``find.rim_fill_max`` of it is foreground (foreground was already judged by its
-outline: a box lid or a score pad is not searched again). Whether it holds tile art is
+1.7 radii or more from every tile (tiles do not overlap), at most ``find.rim_fill_max``
+of it is foreground (foreground was already judged by its outline: a box lid or a score
+pad is not searched again) and at least ``find.rim_unlike_min`` of its inside differs
+in chromaticity from the table just outside it (``_unlike_around``: an outline of grain
+lines, or of a gap between tiles, has table inside). Whether it holds tile art is
 judged with the other loose tiles (``scan.holds_tiles``).
 """
 
@@ -42,6 +44,7 @@ _COARSE_BLUR = 0.1
 """The grid is scored on the lightness blurred by this share of a radius, so that an
 outline up to an eighth of a radius off still lies on the rim's edge."""
 _UNLIKE_AB = 10.0
+"""An inside pixel farther than this in a*b* from the ring's median is unlike the table."""
 _MOST_TRIED = 40
 """At most this many places are refined."""
 _APART = 1.7
