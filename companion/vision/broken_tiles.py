@@ -32,7 +32,7 @@ from companion.vision.config import ScanConfig
 from companion.vision.lattice import outline_radius
 from companion.vision.rectify import order_corners
 
-_PER_SIDE = 12
+PER_SIDE = 12
 
 
 def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
@@ -69,7 +69,7 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
     grad = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
                          cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
     still = np.zeros((1, 2))
-    whole = float(np.median([_sampled(grad, _outline(c), still)[0] for c in hexagons]))
+    whole = float(np.median([_sampled(grad, outline_points(c), still)[0] for c in hexagons]))
     found: list[np.ndarray] = []
     taken = list(centres)
     for c, joined in candidates:
@@ -114,9 +114,9 @@ def _scaled(corners: np.ndarray, factor: float) -> np.ndarray:
     return out
 
 
-def _outline(corners: np.ndarray) -> np.ndarray:
-    """``_PER_SIDE`` points along each side of a hexagon, corners excluded."""
-    t = (np.arange(_PER_SIDE) + 0.5) / _PER_SIDE
+def outline_points(corners: np.ndarray) -> np.ndarray:
+    """``PER_SIDE`` points along each side of a hexagon, corners excluded."""
+    t = (np.arange(PER_SIDE) + 0.5) / PER_SIDE
     a, b = corners, np.roll(corners, -1, axis=0)
     out: np.ndarray = (a[:, None, :] + (b - a)[:, None, :] * t[None, :, None]).reshape(-1, 2)
     return out
@@ -130,7 +130,7 @@ def _placed(grad: np.ndarray, mask: np.ndarray, shape: np.ndarray, centre: np.nd
     it and the share of foreground just outside it. (Rails, a stream's banks or wood
     grain are strong edges too, but a tile's art lies on their far side.)"""
     fc = config.find
-    outline = _outline(shape)
+    outline = outline_points(shape)
     ring = outline * 1.12
     steps = np.linspace(-radius / 2, radius / 2, 17)
     shifts = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)

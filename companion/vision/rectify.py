@@ -16,6 +16,12 @@ import cv2
 import numpy as np
 
 
+def within_image(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a tile's corners all lie inside an image of ``shape``."""
+    h, w = shape[:2]
+    return bool(corners.min() >= 0 and corners[:, 0].max() < w and corners[:, 1].max() < h)
+
+
 def standard_size(radius: int) -> tuple[int, int]:
     """Width and height of a rectified tile image."""
     return 2 * radius, int(math.ceil(math.sqrt(3) * radius))

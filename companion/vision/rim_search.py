@@ -28,14 +28,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.broken_tiles import foreground_share
+from companion.vision.broken_tiles import PER_SIDE, foreground_share, outline_points
 from companion.vision.config import ScanConfig
 from companion.vision.lattice import outline_radius
-from companion.vision.rectify import order_corners
+from companion.vision.rectify import order_corners, within_image
 
 _UNIT = np.array([[np.cos(np.radians(60 * k)), np.sin(np.radians(60 * k))]
                   for k in range(6)])
-_PER_SIDE = 12
 _TURNS = np.arange(0.0, 60.0, 3.0)
 _COARSE = 0.7
 """A place on the grid is refined when it scores this share of the score kept (the
@@ -87,18 +86,17 @@ def search(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
     for k in np.argsort(-best):
         if best[k] < _COARSE * fc.rim_score_min * own_coarse or len(tried) >= _MOST_TRIED:
             break
-        place = grid[k]
+        place, a = grid[k], maps[int(nearest[k])]
         if (_nearest(taken, place) < _APART * radius or _nearest(tried, place) < radius / 4
-                or foreground_share(mask, _corners(maps[int(nearest[k])], float(turn[k]),
-                                                   1.0, place)) > fc.rim_fill_max):
+                or foreground_share(mask, _corners(a, float(turn[k]), 1.0, place))
+                > fc.rim_fill_max):
             continue
         tried.append(place)
-        a = maps[int(nearest[k])]
         score, centre, theta, scale = _refined(gx, gy, place, a, float(turn[k]), radius)
         corners = _corners(a, theta, scale, centre)
         if (score < fc.rim_score_min * own or _nearest(taken, centre) < _APART * radius
                 or foreground_share(mask, corners) > fc.rim_fill_max
-                or not _within(corners, image.shape)):
+                or not within_image(corners, image.shape)):
             continue
         if _unlike_around(image, corners) < fc.rim_unlike_min:
             continue
@@ -131,17 +129,16 @@ def _corners(linear: np.ndarray, theta: float, scale: float, centre: np.ndarray
 
 
 def _outlines(linear: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points along each side (T x 6 x ``_PER_SIDE`` x 2, about the origin) of the
+    """Points along each side (T x 6 x ``PER_SIDE`` x 2, about the origin) of the
     outline turned by each of ``turns`` degrees, and each point's unit side normal."""
-    t = (np.arange(_PER_SIDE) + 0.5) / _PER_SIDE
     points, normals = [], []
     for theta in turns:
         c = _corners(linear, float(theta), 1.0, np.zeros(2))
         d = np.roll(c, -1, axis=0) - c
-        points.append(c[:, None, :] + d[:, None, :] * t[None, :, None])
+        points.append(outline_points(c).reshape(6, PER_SIDE, 2))
         n = np.stack([d[:, 1], -d[:, 0]], axis=1)
         n /= np.linalg.norm(n, axis=1, keepdims=True)
-        normals.append(np.repeat(n[:, None, :], _PER_SIDE, axis=1))
+        normals.append(np.repeat(n[:, None, :], PER_SIDE, axis=1))
     return np.array(points), np.array(normals)
 
 
@@ -224,9 +221,3 @@ def _unlike_around(image: np.ndarray, corners: np.ndarray) -> float:
 
 def _nearest(points: list[np.ndarray], place: np.ndarray) -> float:
     return min((float(np.linalg.norm(p - place)) for p in points), default=float("inf"))
-
-
-def _within(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
-    h, w = shape[:2]
-    return bool((corners[:, 0] >= 0).all() and (corners[:, 0] < w).all()
-                and (corners[:, 1] >= 0).all() and (corners[:, 1] < h).all())

@@ -65,7 +65,7 @@ from companion.vision.io import ImageInput, Photo, brightest_grey, brought_up, l
 from companion.vision.lab import keeping
 from companion.vision.memory import keep_freed_memory
 from companion.vision.prior import decode
-from companion.vision.rectify import rectify
+from companion.vision.rectify import rectify, within_image
 from companion.vision.tasks import read_task, reconcile_task
 from companion.vision.terrain_model import edge_log_likelihoods
 
@@ -1091,7 +1091,7 @@ def _place_cells(image: np.ndarray, view: lattice_mod.MapView, lat: lattice_mod.
     if config.find.ring_cells:
         taken = set(cells)
         beside = sorted({(c[0] + d.q, c[1] + d.r) for c in cells for d in DIRECTIONS} - taken)
-        beside = [c for c in beside if _within(lat.cell_corners(c), image)]
+        beside = [c for c in beside if within_image(lat.cell_corners(c), image.shape)]
     fits = lattice_mod.fit_cells(lat, view, cells + beside, config)
     out, agree = [], []
     for i, cell in enumerate(cells + beside):
@@ -1503,7 +1503,7 @@ def _grown_cells(at_lattice: Callable[[tuple[int, int]], np.ndarray],
                 n = (c[0] + d.q, c[1] + d.r)
                 if n in taken or n in rejected or n in candidates:
                     continue
-                if not _within(lat.cell_corners(n), image):
+                if not within_image(lat.cell_corners(n), image.shape):
                     rejected.add(n)
                     continue
                 candidates.append(n)
@@ -1561,12 +1561,6 @@ def _inside(mask: np.ndarray, point: tuple[float, float]) -> bool:
     """Whether ``point`` (x, y) falls on a set pixel of ``mask``."""
     x, y = int(round(point[0])), int(round(point[1]))
     return bool(0 <= y < mask.shape[0] and 0 <= x < mask.shape[1] and mask[y, x])
-
-
-def _within(corners: np.ndarray, image: np.ndarray) -> bool:
-    """Whether a cell's corners all lie inside the image."""
-    h, w = image.shape[:2]
-    return bool(corners.min() >= 0 and corners[:, 0].max() < w and corners[:, 1].max() < h)
 
 
 def _exposure_gain(tiles: list[np.ndarray], config: ScanConfig) -> float:
