@@ -1219,7 +1219,8 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
     ``find.art_bare_share``: a patterned cloth) three, whatever its texture; never
     much flatter than the tiles (``find.blank_share_max``: glare over the table, a
     plain lid) nor showing blank paper (``find.paper_share_max``: a score pad, cards;
-    ``cell_art.flat_and_paper``). A score pad, cards, a box lid, markers or a play mat taken
+    ``cell_art.flat_and_paper``; ``find.grey_flat_max``, ``cell_art.flat_and_grey``:
+    paper too dim to be bright). A score pad, cards, a box lid, markers or a play mat taken
     into the map's lattice fall short. The medians are
     those of the ``tile_like`` cells (enough of the game's colours) when there are
     three of them: cells over cloth may outnumber the tiles."""
@@ -1232,11 +1233,14 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
     share_mid = max(float(np.median([terrain_like[i] for i in ref])), 1e-6)
     colour_mid = max(float(np.median([colourful[i] for i in ref])), 1e-6)
     texture_mid = max(float(np.median([texture[i] for i in ref])), 1e-6)
-    flat_paper = np.array([cell_art.flat_and_paper(f.rectified, config) for f in found])
-    flat_mid, paper_mid = np.median(flat_paper[ref], axis=0)
+    flat_paper = np.array([(*cell_art.flat_and_paper(f.rectified, config),
+                            cell_art.flat_and_grey(f.rectified, config)) for f in found])
+    flat_mid, paper_mid, grey_mid = np.median(flat_paper[ref], axis=0)
+    grey_max = config.find.grey_flat_max
     blank = [f >= max(config.find.blank_share_max, flat_mid + config.find.blank_margin)
              or p >= max(config.find.paper_share_max, paper_mid + config.find.blank_margin)
-             for f, p in flat_paper]
+             or (0 < grey_max <= g and g >= grey_mid + config.find.blank_margin)
+             for f, p, g in flat_paper]
     strong, weak, need = [], [], []
     for s, c, t, b in zip(terrain_like, colourful, texture, blank, strict=True):
         share, colour, busy = s / share_mid, c / colour_mid, t / texture_mid
