@@ -209,6 +209,9 @@ class FindConfig:
     art_texture_min: float = 0.45
     """A located tile counts only when its texture (mean |Laplacian|) is at least this
     fraction of the median tile's,..."""
+    art_texture_by_lightness: bool = True
+    """...the texture judged also over the cell's mean grey (``scan._shows_tile_art``:
+    a tile in a dim corner of the photo, its Laplacian weaker with its light)..."""
     art_share_min: float = 0.15
     """...its share of game colours (meadow, forest, grain) at least this fraction of
     the median's or..."""

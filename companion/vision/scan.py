@@ -1212,7 +1212,10 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
     ``cell_art`` decides): whether each located cell shows tile art like the photo's
     other tiles, judged relative to the median tile by its share of game colours
     (meadow, forest, grain), of art colours (those plus roofs, water and cobbles) and its
-    texture (mean |Laplacian|): texture at least ``find.art_texture_min``; few game colours (below
+    texture (mean |Laplacian|; with ``find.art_texture_by_lightness`` the greater of that
+    and the same over its mean grey, each relative to the median tile's, so that a tile
+    in a dim corner is judged for its light): texture at least ``find.art_texture_min``;
+    few game colours (below
     ``find.art_share_min``) need art colours (``find.art_colour_min``); a weak share
     (below ``find.art_weak_share``) needs the median texture, or two neighbours in the
     lattice that pass (a village tile inside the map), and almost none (below
@@ -1226,13 +1229,17 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
     three of them: cells over cloth may outnumber the tiles."""
     if len(found) < 3:
         return [True] * len(found)
-    texture = [cell_art.texture(f.rectified, config)[0] for f in found]
+    texture = np.array([cell_art.texture(f.rectified, config)[0] for f in found])
     ref = [i for i, ok in enumerate(tile_like or []) if ok]
     if len(ref) < 3:
         ref = list(range(len(found)))
     share_mid = max(float(np.median([terrain_like[i] for i in ref])), 1e-6)
     colour_mid = max(float(np.median([colourful[i] for i in ref])), 1e-6)
-    texture_mid = max(float(np.median([texture[i] for i in ref])), 1e-6)
+    busyness = texture / max(float(np.median(texture[ref])), 1e-6)
+    if config.find.art_texture_by_lightness:
+        # A tile in a shadow or a dim corner is as busy as the others for its light.
+        lit = texture / np.maximum([_lightness(f.rectified, config) for f in found], 1.0)
+        busyness = np.maximum(busyness, lit / max(float(np.median(lit[ref])), 1e-6))
     flat_paper = np.array([(*cell_art.flat_and_paper(f.rectified, config),
                             cell_art.flat_and_grey(f.rectified, config)) for f in found])
     flat_mid, paper_mid, grey_mid = np.median(flat_paper[ref], axis=0)
@@ -1242,8 +1249,8 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
              or (0 < grey_max <= g and g >= grey_mid + config.find.blank_margin)
              for f, p, g in flat_paper]
     strong, weak, need = [], [], []
-    for s, c, t, b in zip(terrain_like, colourful, texture, blank, strict=True):
-        share, colour, busy = s / share_mid, c / colour_mid, t / texture_mid
+    for s, c, busy, b in zip(terrain_like, colourful, busyness, blank, strict=True):
+        share, colour = s / share_mid, c / colour_mid
         art = not b and busy >= config.find.art_texture_min and (
             share >= config.find.art_share_min or colour >= config.find.art_colour_min)
         bare = share < config.find.art_bare_share

@@ -1,5 +1,5 @@
 """Which loose outlines hold tile art (``scan._shows_tile_art``): cards in dim or warm
-light are no tile. Rendered loose tiles, real OpenCV."""
+light are no tile, a tile in a dim corner is one. Rendered loose tiles, real OpenCV."""
 
 from __future__ import annotations
 
@@ -52,3 +52,14 @@ def test_a_card_in_dim_light_is_no_tile(loose: tuple[object, list[LocatedTile]],
     assert len(read_tiles(photo, [*found, card], "loose", DEFAULT_CONFIG).tiles) == len(found)
     off = DEFAULT_CONFIG.tuned(grey_flat_max=0.0)
     assert len(read_tiles(photo, [*found, card], "loose", off).tiles) == len(found) + 1
+
+
+def test_a_tile_in_a_dim_corner_is_a_tile(loose: tuple[object, list[LocatedTile]]) -> None:
+    """Its Laplacian falls with its light: a quarter of the others' texture, as busy for
+    its light as they are."""
+    photo, found = loose
+    dim = [*found[1:], LocatedTile(None, found[0].corners,
+                                   cv2.convertScaleAbs(found[0].rectified, alpha=0.25))]
+    assert len(read_tiles(photo, dim, "loose", DEFAULT_CONFIG).tiles) == len(found)
+    off = DEFAULT_CONFIG.tuned(art_texture_by_lightness=False)
+    assert len(read_tiles(photo, dim, "loose", off).tiles) == len(found) - 1
