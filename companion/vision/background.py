@@ -212,6 +212,54 @@ def _table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     return out
 
 
+def table_in_glare(image: np.ndarray, config: ScanConfig) -> np.ndarray:
+    """Boolean mask of table in a pool of brighter light or under glare.
+
+    Light reflected off the table's surface adds the light's own colour, white after
+    the camera's white balance, to the table's (the dichromatic model): the table in any
+    light and glare lies in the plane of colours spanned by its colour and white. There
+    it is table when it is brighter than the border (``background.glare_light_min``) or
+    white makes a share of it (``glare_share_min``), and as smooth as the border. Tile
+    art has colours of its own, off that plane, or texture. A table near grey spans no
+    plane: its light and glare are the greys brighter than it. Judged at half
+    resolution (glare's edge is soft).
+    """
+    h, w = image.shape[:2]
+    glare = _table_in_glare(_half_size(image), config).astype(np.uint8)
+    out: np.ndarray = cv2.resize(glare, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    return out
+
+
+def _table_in_glare(image: np.ndarray, config: ScanConfig) -> np.ndarray:
+    bg = config.background
+    bgr = image.astype(np.float32)
+    border = _border(bgr, config)
+    table = np.median(border, axis=0)
+    white = np.full(3, 255.0, np.float32)
+    cos = float(table @ white) / max(float(np.linalg.norm(table) * np.linalg.norm(white)), 1e-6)
+    greyish = np.degrees(np.arccos(min(cos, 1.0))) < bg.glare_table_angle_min
+    basis = (white[:, None] if greyish else np.stack([table, white], axis=1)).astype(np.float32)
+    unmix = np.linalg.pinv(basis).astype(np.float32)  # colour -> its (table and) white parts
+    parts = cv2.transform(bgr, unmix).reshape(*bgr.shape[:2], basis.shape[1])
+    off = np.linalg.norm(bgr - cv2.transform(parts, basis).reshape(bgr.shape), axis=2)
+    border_off = np.linalg.norm(border - (border @ unmix.T) @ basis.T, axis=1)
+    near = max(bg.glare_off_min, bg.distance_factor * float(np.percentile(border_off, 90)))
+    bright = np.linalg.norm(bgr, axis=2)
+    lit = bright >= bg.glare_light_min * float(np.linalg.norm(table))
+    if not greyish:
+        shine = parts[:, :, 1] * float(np.linalg.norm(white))
+        lit = (parts[:, :, 0] > -0.1) & (lit | (shine >= bg.glare_share_min * bright))
+    # Glare rises too steeply for the shadow's spread: smooth is what differs little from
+    # the lightness blurred.
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    k = max(3, int(round(min(image.shape[:2]) * bg.shadow_texture_frac)) | 1)
+    rough = cv2.blur(np.abs(grey - cv2.GaussianBlur(grey, (0, 0), k / 2)), (k, k))
+    smooth = max(bg.glare_rough_min,
+                 bg.distance_factor * float(np.percentile(_border(rough, config), 90)))
+    out: np.ndarray = lit & (off < near) & (rough < smooth)
+    return out
+
+
 def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     # The table's shadows and checks are judged in threads while the distance is measured
     # (OpenCV and large numpy arrays release the GIL).
@@ -219,6 +267,8 @@ def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
               if config.background.shadow_as_table else None)
     checks = (Background(partial(table_checks, image, config), "table-checks")
               if config.background.checks_as_table else None)
+    glare = (Background(partial(table_in_glare, image, config), "table-glare")
+             if config.background.glare_as_table else None)
     dist, threshold, keep = background_distance(image, config)
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     sat = hsv[:, :, 1]
@@ -228,6 +278,8 @@ def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     far = dist > threshold
     if shadow is not None:
         far &= ~shadow.result()
+    if glare is not None:
+        far &= ~glare.result()
     mask = far | (sat > sat_thr)
     mask_u8: np.ndarray = mask.astype(np.uint8) * 255
     k = max(3, int(round(min(image.shape[:2]) / 300)) | 1)

@@ -101,6 +101,25 @@ class BackgroundConfig:
     stays below the table's own (90th percentile of the border x ``bg_distance_factor``,
     at least ``shadow_spread_min``)."""
     shadow_spread_min: float = 4.0
+    glare_as_table: bool = False
+    """Table in a pool of light or under glare is table (``background.table_in_glare``;
+    off: on loose composites it joined fewer tiles, but two photos of loose tiles were
+    then read as maps, 26802 and 26815): its colour lies in the plane of the table's
+    colour and white,..."""
+    glare_off_min: float = 8.0
+    """...within the border's own distance from that plane (90th percentile x
+    ``distance_factor``, at least this, in 8-bit BGR),..."""
+    glare_share_min: float = 0.1
+    """...white makes at least this share of it or..."""
+    glare_light_min: float = 1.1
+    """...it is this many times as bright (a lamp's pool of light), and it is as smooth
+    as the table's border (its mean difference from the lightness blurred by half of
+    ``shadow_texture_frac``, 90th percentile x ``distance_factor``, at least this):"""
+    glare_rough_min: float = 2.0
+    glare_table_angle_min: float = 8.0
+    """A table whose colour lies closer to grey than this (degrees, in BGR) spans no
+    plane with white: its light and glare are the greys at least ``glare_light_min``
+    times as bright."""
     checks_as_table: bool = True
     """A checked or gingham cloth is table wherever it shows (``background.table_checks``),
     also where a lamp lights it brighter than the border the table's colours are
