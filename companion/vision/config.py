@@ -114,7 +114,8 @@ class BackgroundConfig:
     glare_light_min: float = 1.1
     """...it is this many times as bright (a lamp's pool of light), and it is as smooth
     as the table's border (its mean difference from the lightness blurred by half of
-    ``shadow_texture_frac``, 90th percentile x ``distance_factor``, at least this):"""
+    ``shadow_texture_frac``, 90th percentile x ``distance_factor``, at least
+    ``glare_rough_min``)."""
     glare_rough_min: float = 2.0
     glare_table_angle_min: float = 8.0
     """A table whose colour lies closer to grey than this (degrees, in BGR) spans no
