@@ -54,7 +54,10 @@ def test_mat_cells_under_glare_apart_from_the_map_are_not_tiles() -> None:
     green mat under glare and over cards at 0.38-0.51 (the map's own tiles: at least
     0.98), two steps from the map, so the island gap kept them as the map's. (The
     counterfactual reads the photo as taken, ``io.exposure_floor_grey`` 0: brought up,
-    the mat's cells are refused without the sure cell, session 39.)"""
+    the mat's cells are refused without the sure cell, session 39. On a fresh install of
+    session 43, OpenCV 5.0.0.93, numpy 2.4.6 and scipy 1.17.1 on main before its changes
+    too, the model alone refuses them as well: those cells lie at the model's threshold,
+    and the rule itself is held by the drawn tests above.)"""
     from companion.vision.synth import composite
     from tests.helpers.held_out import read_held_out
 
@@ -63,7 +66,6 @@ def test_mat_cells_under_glare_apart_from_the_map_are_not_tiles() -> None:
     sure, model_only, tiles = read_held_out(22400, 43, composite=True, apart_sure_min=0.0,
                                             exposure_floor_grey=0.0)
     assert tiles == 20
-    assert model_only.extra == 3
     assert sure.extra == 0 and sure.placed_right == tiles
     # The phantoms also tinted the map's white balance, which cost the model alone two
     # edges; with the colour reading beside it, the tint costs none.
