@@ -102,10 +102,11 @@ class BackgroundConfig:
     at least ``shadow_spread_min``)."""
     shadow_spread_min: float = 4.0
     glare_as_table: bool = False
-    """Table in a pool of light or under glare is table (``background.table_in_glare``;
-    off: on loose composites it joined fewer tiles, but two photos of loose tiles were
-    then read as maps, 26802 and 26815): its colour lies in the plane of the table's
-    colour and white,..."""
+    """Table in a pool of light or under glare is table everywhere
+    (``background.table_in_glare``; off: it takes fields on wood for table too, and two
+    photos of loose tiles were then read as maps, 26802 and 26815; ``find.glare_parts``
+    uses it inside clusters only): its colour lies in the plane of the table's colour
+    and white,..."""
     glare_off_min: float = 8.0
     """...within the border's own distance from that plane (90th percentile x
     ``distance_factor``, at least this, in 8-bit BGR),..."""
@@ -191,6 +192,14 @@ class FindConfig:
     by a disc of this share of the hexagons' radius, and is read loose when the hexagons
     then lie apart (``scan._loose_tiles_and_clutter``): loose tiles joined by wood grain,
     glare or a cloth's checks. 0: off."""
+    glare_parts: bool = True
+    """A shapeless cluster larger than the lone hexagons is parted where a pool of light
+    or glare on the table joins loose tiles (``scan._parted_by_glare``): the table in
+    glare (``background.table_in_glare``) is removed inside it, and kept removed when
+    it then falls into parts, most of the tile-sized ones hexagons lying apart..."""
+    glare_apart_gap: float = 0.1
+    """...most with no other part within this share of their radius (loose tiles lie a
+    few millimetres apart or more; a map's tiles touch)."""
     broken_close_frac: float = 0.3
     """Loose tiles whose foreground broke (``broken_tiles``): the rest of the foreground
     is closed across gaps this share of a whole tile's radius (0: off)..."""

@@ -48,7 +48,13 @@ from companion.vision import broken_tiles, cell_art, forked, rim_search
 from companion.vision import doubt as doubt_mod
 from companion.vision import edges as edges_mod
 from companion.vision import lattice as lattice_mod
-from companion.vision.background import ColourOdds, fill_holes, foreground_mask
+from companion.vision.background import (
+    ColourOdds,
+    fill_holes,
+    foreground_mask,
+    table_in_glare,
+    tidied,
+)
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.consistency import OPTIONS as CONSISTENT_OPTIONS
 from companion.vision.consistency import EdgePair, mismatches, resolve
@@ -72,6 +78,9 @@ from companion.vision.terrain_model import edge_log_likelihoods
 Reading = tuple[str, tuple[float, ...], dict[str, object]]
 """A tile's code, six confidences and attributes, as read."""
 
+LOOSE_SPACING = 1.2
+"""Lone hexagons whose median distance to the nearest other is this many tile widths or
+more lie apart as loose tiles do (a map's lie one width apart)."""
 TASK_SECTIONS = ("task", "box-1-task")
 LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
 
@@ -292,10 +301,84 @@ def _locate(photo: Photo, config: ScanConfig, clock: Deadline | None
             ) -> tuple[list[LocatedTile], str, np.ndarray, np.ndarray]:
     """``locate`` and the foreground mask before its holes were filled."""
     with keeping(photo.image):
-        raw = foreground_mask(photo.image, config, fill=False)
-        mask = fill_holes(raw)
+        mask, raw = foreground(photo.image, config)
         found, kind = locate_tiles(photo.image, config, clock, mask, raw)
     return found, kind, mask, raw
+
+
+def foreground(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The foreground masks the tiles are located in: with holes filled and before
+    (``background.foreground_mask``), loose tiles joined by glare parted
+    (``_parted_by_glare``)."""
+    raw = foreground_mask(image, config, fill=False)
+    return _parted_by_glare(image, fill_holes(raw), raw, config)
+
+
+def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
+                     config: ScanConfig) -> tuple[np.ndarray, np.ndarray]:
+    """``mask`` and ``raw`` with the clusters that loose tiles joined by a pool of light
+    or glare make parted (``find.glare_parts``).
+
+    A cluster is a shapeless component larger than the lone hexagons. Inside it the
+    table in glare (``background.table_in_glare``) is removed, and the result kept when
+    it falls into two or more parts half a tile or larger, most of those up to 1.6
+    tiles hexagons (glare left round lumps around tiles where they are not), of the lone
+    hexagons' size (0.5 to 1.6 times their median area; of each other's when there are
+    none), that lie apart as loose tiles do: their median distance to the nearest
+    hexagon is ``LOOSE_SPACING`` tile widths or more, and most have no other part half a
+    tile or larger within ``find.glare_apart_gap`` of their radius (a map's tiles cut
+    off by the removal touch the rest of it; glare's fringes leave specks). Elsewhere
+    the foreground is left as it is: tile art in the colours of the table and white
+    (fields on wood) stays tile art.
+    """
+    import cv2
+
+    if not config.find.glare_parts:
+        return mask, raw
+    comps = blobs(mask, config)
+    hexes = [b for b in comps if b.hexagon is not None]
+    typical = float(np.median([b.area for b in hexes])) if hexes else 0.0
+    clusters = [b for b in comps if b.hexagon is None and b.area > 1.6 * typical]
+    if not clusters:
+        return mask, raw
+    glare = table_in_glare(image, config)
+    parted_raw = tidied(np.where(glare, 0, raw).astype(np.uint8))
+    parted_mask = fill_holes(parted_raw)
+    labels = np.zeros(mask.shape[:2], np.int32)
+    for i, b in enumerate(clusters):
+        cv2.drawContours(labels, [b.contour], -1, i + 1, -1)
+    parted = blobs(parted_mask, config)
+    pieces: dict[int, list[Blob]] = {}
+    for b in parted:
+        x, y = np.clip(b.contour.reshape(-1, 2).mean(axis=0).round().astype(int), 0,
+                       [mask.shape[1] - 1, mask.shape[0] - 1])
+        if labels[y, x]:
+            pieces.setdefault(int(labels[y, x]), []).append(b)
+    mask, raw = mask.copy(), raw.copy()
+    for i, inside in pieces.items():
+        if _parts_lie_apart(inside, parted, hexes, typical, mask.shape, config):
+            here = labels == i
+            mask[here] = parted_mask[here]
+            raw[here] = parted_raw[here]
+    return mask, raw
+
+
+def _parts_lie_apart(inside: list[Blob], parted: list[Blob], hexes: list[Blob],
+                     typical: float, shape: tuple[int, ...], config: ScanConfig) -> bool:
+    """The parts ``inside`` a cluster parted by glare are loose tiles
+    (``_parted_by_glare``): ``parted`` are all the parts of the foreground (an image of
+    ``shape``), ``hexes`` the lone hexagons before and ``typical`` their median area
+    (0: none)."""
+    outlines = [b.area for b in inside if b.hexagon is not None]
+    size = typical or (float(np.median(outlines)) if outlines else 0.0)
+    large = [b for b in inside if b.area >= 0.5 * size]
+    tile_sized = [b for b in large if b.area <= 1.6 * size]
+    tiles = [b for b in tile_sized if b.hexagon is not None]
+    if (len(large) < 2 or 2 * len(tiles) <= len(tile_sized)
+            or _spacing(tiles, hexes) < LOOSE_SPACING):
+        return False
+    others = [b for b in parted if b.area >= 0.5 * size]
+    return _isolated_share(tiles, others, shape, config.find.glare_apart_gap) > 0.5
 
 
 def _beside_clutter(photo: Photo, found: list[LocatedTile], mask: np.ndarray,
@@ -345,7 +428,7 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
     ``mask`` is the foreground with holes filled, ``raw`` the same before filling.
     """
     if raw is None:
-        raw = foreground_mask(image, config, fill=False)
+        mask, raw = foreground(image, config)
     if mask is None:
         mask = fill_holes(raw)
     comps = _never_one_huge_tile(blobs(mask, config), config)
@@ -508,12 +591,13 @@ def _isolated_share(hexes: list[Blob], comps: list[Blob], shape: tuple[int, ...]
     return alone / len(hexes)
 
 
-def _spacing(hexes: list[Blob]) -> float:
-    """The median distance from a lone hexagon to the nearest other, in tile widths
-    (``sqrt(3)`` times their median radius)."""
-    centres = np.array([b.hexagon.mean(axis=0) for b in hexes if b.hexagon is not None])
+def _spacing(hexes: list[Blob], others: list[Blob] | None = None) -> float:
+    """The median distance from a lone hexagon to the nearest other (of ``hexes`` and
+    ``others``), in tile widths (``sqrt(3)`` times their median radius)."""
+    every = hexes + (others or [])
+    centres = np.array([b.hexagon.mean(axis=0) for b in every if b.hexagon is not None])
     radius = float(np.median([_hex_radius(b) for b in hexes]))
-    d = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    d = np.linalg.norm(centres[:len(hexes), None, :] - centres[None, :, :], axis=2)
     np.fill_diagonal(d, np.inf)
     return float(np.median(d.min(axis=1))) / (lattice_mod.SQRT3 * radius)
 
@@ -590,7 +674,7 @@ def _looks_assembled(hexes: list[Blob], clusters: list[Blob]) -> bool:
         return True
     if len(hexes) < 2:
         return False
-    return _spacing(hexes) < 1.2
+    return _spacing(hexes) < LOOSE_SPACING
 
 
 class _Candidate(NamedTuple):

@@ -169,13 +169,17 @@ def test_loose_tiles_joined_by_grain_and_glare_are_read_loose() -> None:
     glare joined five of them into one cluster, read as a map of cells 1.7 times the
     tiles that fitted poorly. Opened apart (``find.split_open_frac``), the streaks go and
     the tiles lie apart; the two still joined by the glare are found by their outlines
-    (``find.broken_peak_frac``)."""
+    (``find.broken_peak_frac``). Since session 44 the glare is parted first
+    (``find.glare_parts``), so both counterfactuals turn that off too."""
     case, _ = _loose_case(26909, 7)
-    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(split_open_frac=0.0)))
-    no_peaks = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(broken_peak_frac=0.0)))
+    unparted = DEFAULT_CONFIG.tuned(glare_parts=False)
+    before = run_case(case, lambda p: scan(p, unparted.tuned(split_open_frac=0.0)))
+    no_peaks = run_case(case, lambda p: scan(p, unparted.tuned(broken_peak_frac=0.0)))
+    parted = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(split_open_frac=0.0)))
     after = run_case(case, scan)
     assert before.poor_fit == 1 and before.edges_right <= 20
     assert no_peaks.placed_right == 5
+    assert parted.placed_right == 7 and parted.edges_right == 42
     assert after.placed_right == 7 and after.extra == 0 and after.edges_right == 42
 
 

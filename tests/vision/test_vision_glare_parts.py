@@ -1,0 +1,109 @@
+"""Loose tiles joined by a pool of light or glare are parted inside the cluster they make
+(``scan._parted_by_glare``, ``find.glare_parts``), and only where the parts lie apart as
+loose tiles do (``scan._parts_lie_apart``). Drawn photos and masks, real OpenCV."""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.config import DEFAULT_CONFIG, ScanConfig
+from companion.vision.find_tiles import blobs
+from tests.helpers.lit_table import RADIUS, SIZE, hexagon, lit_photo
+
+scan_module = importlib.import_module("companion.vision.scan")
+
+WIDTH = math.sqrt(3) * RADIUS
+"""A tile's width across its flat sides: the distance between neighbours in a map."""
+TILE = (400.0, 450.0)
+
+
+def _parts(mask: np.ndarray) -> int:
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    return sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 2000)
+
+
+@pytest.mark.parametrize("table", [(40, 95, 45), (40, 75, 140)], ids=["green felt", "wood"])
+def test_loose_tiles_joined_by_glare_are_located_apart(table: tuple[int, int, int]) -> None:
+    """(On dark grey one tile keeps a notch of glare's fringe: one hexagon of two parts is
+    too few, ``test_round_lumps_of_glare_around_tiles_do_not``.)"""
+    image = lit_photo(table, pool=1.7, glare=0.7)
+    mask, _ = scan_module.foreground(image, DEFAULT_CONFIG)
+    _, kind = scan_module.locate_tiles(image, DEFAULT_CONFIG)
+    assert _parts(mask) == 2
+    assert kind == "loose"
+    off = DEFAULT_CONFIG.tuned(glare_parts=False)
+    joined, _ = scan_module.foreground(image, off)
+    _, kind_off = scan_module.locate_tiles(image, off)
+    assert _parts(joined) == 1  # one shapeless cluster, taken for a map
+    assert kind_off == "assembled"
+
+
+def test_tiles_apart_with_art_in_the_tables_colours_are_left_whole() -> None:
+    """Fields on wood lie in the plane of the wood's colour and white: the table-in-glare
+    test takes some of them for table. Tiles that were never joined are left as the
+    foreground found them."""
+    wood = (40, 75, 140)
+    tiles = ((300.0, 450.0), (900.0, 450.0))
+    image = lit_photo(wood, pool=1.0, glare=0.0, tiles=tiles)
+    for c in tiles:  # pale fields, the wood's colour lightened
+        cv2.fillPoly(image, [hexagon(c, RADIUS * 0.5)], (80, 130, 210))
+    _, raw = scan_module.foreground(image, DEFAULT_CONFIG)
+    assert np.array_equal(raw, scan_module.foreground_mask(image, DEFAULT_CONFIG, fill=False))
+    everywhere = DEFAULT_CONFIG.tuned(glare_as_table=True)
+    eaten = scan_module.foreground_mask(image, everywhere, fill=False)
+    assert (raw > eaten).sum() > 0.1 * (raw > 0).sum()  # glare as table everywhere
+
+
+def _mask(*shapes: np.ndarray) -> np.ndarray:
+    w, h = SIZE
+    out = np.zeros((h, w), np.uint8)
+    for s in shapes:
+        cv2.fillPoly(out, [s], 255)
+    return out
+
+
+def _lie_apart(mask: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> bool:
+    parted = blobs(mask, config)
+    return scan_module._parts_lie_apart(parted, parted, [], 0.0, mask.shape, config)
+
+
+def _rest(gap: float) -> list[np.ndarray]:
+    """The rest of a map beside the tile at ``TILE``: its two right-hand neighbours and
+    the tile beyond them, moved ``gap`` to the right."""
+    x, y = TILE
+    return [hexagon((x + 1.5 * RADIUS + gap, y - WIDTH / 2)),
+            hexagon((x + 1.5 * RADIUS + gap, y + WIDTH / 2)),
+            hexagon((x + 3 * RADIUS + gap, y))]
+
+
+@pytest.mark.parametrize("gap", [20.0, 40.0])
+def test_a_tile_clear_of_the_rest_lies_apart(gap: float) -> None:
+    assert _lie_apart(_mask(hexagon(TILE), *_rest(gap)))
+
+
+def test_a_tile_touching_the_rest_of_a_map_does_not() -> None:
+    """The removal cut a map's tile off along a seam: it still touches the rest."""
+    touching = _mask(hexagon(TILE), *_rest(6.0))
+    assert not _lie_apart(touching)
+    assert _lie_apart(touching, DEFAULT_CONFIG.tuned(glare_apart_gap=0.0))
+
+
+def test_tiles_a_width_apart_do_not() -> None:
+    """Neighbours of a map, a seam apart: loose tiles lie farther apart."""
+    x, y = TILE  # 1.09 widths apart, the gap between them 10 pixels
+    assert not _lie_apart(_mask(hexagon(TILE), hexagon((x + 1.5 * RADIUS + 12, y + WIDTH / 2))))
+    assert _lie_apart(_mask(hexagon(TILE), hexagon((x + 2.1 * RADIUS, y + 0.7 * WIDTH))))
+
+
+def test_round_lumps_of_glare_around_tiles_do_not() -> None:
+    """Glare's fringe left round around a tile: most parts of a tile's size must be
+    hexagons."""
+    x, y = TILE
+    lump = cv2.ellipse2Poly((int(x + 3 * RADIUS), int(y)), (66, 66), 0, 0, 360, 5)
+    assert not _lie_apart(_mask(hexagon(TILE), lump))
+    assert _lie_apart(_mask(hexagon(TILE), hexagon((x + 3 * RADIUS, y))))
