@@ -100,19 +100,19 @@ def texture(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
 def flat_and_paper(tile: np.ndarray, config: ScanConfig) -> tuple[float, float]:
     """The shares of a rectified cell's inside that are flat (grey spread below 4 over
     7 pixels) and flat, bright and grey (blank paper)."""
+    flat, paper, _ = flat_paper_and_grey(tile, config)
+    return flat, paper
+
+
+def flat_paper_and_grey(tile: np.ndarray, config: ScanConfig) -> tuple[float, float, float]:
+    """``flat_and_paper`` and the share that is flat and grey (saturation below 45) at
+    any lightness: paper in dim or warm light, which ``flat_and_paper`` finds too dark
+    to be paper. Tile art is coloured wherever it is flat."""
     inner = _inner(config.rectify.radius, 9)
     flat, hsv = _flat(tile), cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)
-    paper = flat & (hsv[:, :, 2] > 190) & (hsv[:, :, 1] < 45)
-    return float(flat[inner].mean()), float(paper[inner].mean())
-
-
-def flat_and_grey(tile: np.ndarray, config: ScanConfig) -> float:
-    """The share of a rectified cell's inside that is flat and grey (saturation below
-    45) at any lightness: paper in dim or warm light, which ``flat_and_paper`` finds
-    too dark to be paper. Tile art is coloured wherever it is flat."""
-    inner = _inner(config.rectify.radius, 9)
-    grey = _flat(tile) & (cv2.cvtColor(tile, cv2.COLOR_BGR2HSV)[:, :, 1] < 45)
-    return float(grey[inner].mean())
+    grey = flat & (hsv[:, :, 1] < 45)
+    paper = grey & (hsv[:, :, 2] > 190)
+    return float(flat[inner].mean()), float(paper[inner].mean()), float(grey[inner].mean())
 
 
 def _flat(tile: np.ndarray) -> np.ndarray:

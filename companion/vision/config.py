@@ -264,7 +264,7 @@ class FindConfig:
     cards; tiles measured at most 0.11)..."""
     grey_flat_max: float = 0.15
     """...nor, loose (``scan._shows_tile_art``), one this much of whose inside is flat
-    and grey at any lightness (``cell_art.flat_and_grey``: cards or a pad in dim or
+    and grey at any lightness (``cell_art.flat_paper_and_grey``: cards or a pad in dim or
     warm light, darker than paper; 0 turns it off; loose tiles measured at most 0.04,
     cards 0.25-0.33, so the margin below decides)..."""
     blank_margin: float = 0.3

@@ -1306,8 +1306,8 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
     ``find.art_bare_share``: a patterned cloth) three, whatever its texture; never
     much flatter than the tiles (``find.blank_share_max``: glare over the table, a
     plain lid) nor showing blank paper (``find.paper_share_max``: a score pad, cards;
-    ``cell_art.flat_and_paper``; ``find.grey_flat_max``, ``cell_art.flat_and_grey``:
-    paper too dim to be bright). A score pad, cards, a box lid, markers or a play mat taken
+    ``cell_art.flat_paper_and_grey``; ``find.grey_flat_max``: paper too dim to be
+    bright). A score pad, cards, a box lid, markers or a play mat taken
     into the map's lattice fall short. The medians are
     those of the ``tile_like`` cells (enough of the game's colours) when there are
     three of them: cells over cloth may outnumber the tiles."""
@@ -1324,8 +1324,7 @@ def _shows_tile_art(found: list[LocatedTile], terrain_like: list[float],
         # A tile in a shadow or a dim corner is as busy as the others for its light.
         lit = texture / np.maximum([_lightness(f.rectified, config) for f in found], 1.0)
         busyness = np.maximum(busyness, lit / max(float(np.median(lit[ref])), 1e-6))
-    flat_paper = np.array([(*cell_art.flat_and_paper(f.rectified, config),
-                            cell_art.flat_and_grey(f.rectified, config)) for f in found])
+    flat_paper = np.array([cell_art.flat_paper_and_grey(f.rectified, config) for f in found])
     flat_mid, paper_mid, grey_mid = np.median(flat_paper[ref], axis=0)
     grey_max = config.find.grey_flat_max
     blank = [f >= max(config.find.blank_share_max, flat_mid + config.find.blank_margin)
