@@ -9,7 +9,8 @@ with the tiles in breadth-first order from the first tile (every line touches an
 earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_record``.
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``io.brought_up``
--> ``background.foreground_mask`` -> ``find_tiles.blobs`` (loose tiles, and those whose
+-> ``background.foreground_mask`` (loose tiles a pool of glare joined parted:
+``foreground``) -> ``find_tiles.blobs`` (loose tiles, and those whose
 foreground broke: ``broken_tiles``; those it missed: ``rim_search``) or ``lattice``
 (assembled map) -> ``rectify`` -> ``cell_art`` (which cells hold a tile)
 -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory`` (each physical
@@ -319,17 +320,20 @@ def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
     """``mask`` and ``raw`` with the clusters that loose tiles joined by a pool of light
     or glare make parted (``find.glare_parts``).
 
-    A cluster is a shapeless component larger than the lone hexagons. Inside it the
-    table in glare (``background.table_in_glare``) is removed, and the result kept when
-    it falls into two or more parts half a tile or larger, most of those up to 1.6
-    tiles hexagons (glare left round lumps around tiles where they are not), of the lone
-    hexagons' size (0.5 to 1.6 times their median area; of each other's when there are
-    none), that lie apart as loose tiles do: their median distance to the nearest
-    hexagon is ``LOOSE_SPACING`` tile widths or more, and most have no other part half a
-    tile or larger within ``find.glare_apart_gap`` of their radius (a map's tiles cut
-    off by the removal touch the rest of it; glare's fringes leave specks). Elsewhere
-    the foreground is left as it is: tile art in the colours of the table and white
-    (fields on wood) stays tile art.
+    A cluster is a shapeless component larger than 1.6 lone hexagons. Inside it the
+    table in glare (``background.table_in_glare``) is removed, and the result kept when:
+
+    - it falls into two or more parts of half a tile or more (a tile: the lone
+      hexagons' median area, or the parts' hexagons' when there are none);
+    - most of those parts up to 1.6 tiles are hexagons (where glare's fringe stays
+      round around a tile, it is not);
+    - those hexagons lie apart as loose tiles do: their median distance to the nearest
+      hexagon is ``LOOSE_SPACING`` tile widths or more, and most have no other part of
+      half a tile or more within ``find.glare_apart_gap`` of their radius (a map's tile
+      cut off by the removal touches the rest of it; glare's fringe leaves specks).
+
+    Elsewhere the foreground is left as it is: tile art in the colours of the table and
+    white (fields on wood) stays tile art.
     """
     import cv2
 
