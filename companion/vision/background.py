@@ -25,6 +25,7 @@ also where a lamp washes its checks out of the border's colours.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from functools import partial
 
 import cv2
@@ -185,11 +186,7 @@ def table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     or in texture (cobbles, rails, the tiles' rims). Judged at half resolution (a
     shadow's edge is soft).
     """
-    h, w = image.shape[:2]
-    small = _half_size(image)
-    shadow = _table_in_shadow(small, config).astype(np.uint8)
-    out: np.ndarray = cv2.resize(shadow, (w, h), interpolation=cv2.INTER_NEAREST) > 0
-    return out
+    return _judged_at_half_size(_table_in_shadow, image, config)
 
 
 def _table_in_shadow(image: np.ndarray, config: ScanConfig) -> np.ndarray:
@@ -224,9 +221,15 @@ def table_in_glare(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     plane: its light and glare are the greys brighter than it. Judged at half
     resolution (glare's edge is soft).
     """
+    return _judged_at_half_size(_table_in_glare, image, config)
+
+
+def _judged_at_half_size(judge: Callable[[np.ndarray, ScanConfig], np.ndarray],
+                         image: np.ndarray, config: ScanConfig) -> np.ndarray:
+    """The boolean mask ``judge`` makes of ``image`` at half size, at full size again."""
     h, w = image.shape[:2]
-    glare = _table_in_glare(_half_size(image), config).astype(np.uint8)
-    out: np.ndarray = cv2.resize(glare, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    small = judge(_half_size(image), config).astype(np.uint8)
+    out: np.ndarray = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST) > 0
     return out
 
 
