@@ -200,6 +200,9 @@ class FindConfig:
     glare_apart_gap: float = 0.1
     """...most with no other part within this share of their radius (loose tiles lie a
     few millimetres apart or more; a map's tiles touch)."""
+    glare_solid_parts: bool = True
+    """Only tile-sized parts as solid as a tile (``hexagon_solidity_min``) count there:
+    a ragged remnant of glare's fringe is neither a tile nor evidence against one."""
     broken_close_frac: float = 0.3
     """Loose tiles whose foreground broke (``broken_tiles``): the rest of the foreground
     is closed across gaps this share of a whole tile's radius (0: off)..."""

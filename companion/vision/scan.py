@@ -376,13 +376,25 @@ def _parts_lie_apart(inside: list[Blob], parted: list[Blob], hexes: list[Blob],
     outlines = [b.area for b in inside if b.hexagon is not None]
     size = typical or (float(np.median(outlines)) if outlines else 0.0)
     large = [b for b in inside if b.area >= 0.5 * size]
-    tile_sized = [b for b in large if b.area <= 1.6 * size]
+    tile_sized = [b for b in large if b.area <= 1.6 * size
+                  and (b.hexagon is not None or _solid(b, config))]
     tiles = [b for b in tile_sized if b.hexagon is not None]
     if (len(large) < 2 or 2 * len(tiles) <= len(tile_sized)
             or _spacing(tiles, hexes) < LOOSE_SPACING):
         return False
     others = [b for b in parted if b.area >= 0.5 * size]
     return _isolated_share(tiles, others, shape, config.find.glare_apart_gap) > 0.5
+
+
+def _solid(blob: Blob, config: ScanConfig) -> bool:
+    """The blob fills its convex hull as a tile does (``find.glare_solid_parts``; off:
+    every blob does)."""
+    import cv2
+
+    if not config.find.glare_solid_parts:
+        return True
+    hull = float(cv2.contourArea(cv2.convexHull(blob.contour)))
+    return blob.area > config.find.hexagon_solidity_min * hull
 
 
 def _beside_clutter(photo: Photo, found: list[LocatedTile], mask: np.ndarray,

@@ -107,3 +107,24 @@ def test_round_lumps_of_glare_around_tiles_do_not() -> None:
     lump = cv2.ellipse2Poly((int(x + 3 * RADIUS), int(y)), (66, 66), 0, 0, 360, 5)
     assert not _lie_apart(_mask(hexagon(TILE), lump))
     assert _lie_apart(_mask(hexagon(TILE), hexagon((x + 3 * RADIUS, y))))
+
+
+def _star(centre: tuple[float, float], points: int = 5) -> np.ndarray:
+    """A ragged part of a tile's area, far from convex (solidity about 0.6)."""
+    angles = np.radians(np.arange(2 * points) * 180.0 / points)
+    radii = np.where(np.arange(2 * points) % 2 == 0, 1.25 * RADIUS, 0.6 * RADIUS)
+    return np.stack([centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)],
+                    axis=1).round().astype(np.int32)
+
+
+def test_a_ragged_remnant_of_glare_is_not_counted_against_the_hexagons() -> None:
+    """Two hexagons beside a round lump and a ragged remnant of glare's fringe: only
+    solid parts count (``find.glare_solid_parts``), two hexagons of three."""
+    x, y = TILE
+    lump = cv2.ellipse2Poly((int(x + 3 * RADIUS), int(y)), (66, 66), 0, 0, 360, 5)
+    mask = _mask(hexagon(TILE), hexagon((x, y + 3 * RADIUS)), lump,
+                 _star((x + 3 * RADIUS, y + 3 * RADIUS)))
+    ragged = [b for b in blobs(mask, DEFAULT_CONFIG) if b.hexagon is None]
+    assert len(ragged) == 2 and not scan_module._solid(ragged[-1], DEFAULT_CONFIG)
+    assert _lie_apart(mask)
+    assert not _lie_apart(mask, DEFAULT_CONFIG.tuned(glare_solid_parts=False))
