@@ -197,6 +197,9 @@ class FindConfig:
     or glare on the table joins loose tiles (``scan._parted_by_glare``): the table in
     glare (``background.table_in_glare``) is removed inside it, and kept removed when
     it then falls into parts, most of the tile-sized ones hexagons lying apart..."""
+    glare_parts_min: int = 1
+    """...when it falls into this many parts of half a tile or more (one: a lone tile
+    in a pool of light that joined the table round it)..."""
     glare_apart_gap: float = 0.1
     """...most with no other part within this share of their radius (loose tiles lie a
     few millimetres apart or more; a map's tiles touch)."""

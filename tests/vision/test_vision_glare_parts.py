@@ -13,7 +13,7 @@ import pytest
 
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.find_tiles import blobs
-from tests.helpers.lit_table import RADIUS, SIZE, hexagon, lit_photo
+from tests.helpers.lit_table import LIGHT, RADIUS, SIZE, hexagon, lit_photo
 
 scan_module = importlib.import_module("companion.vision.scan")
 
@@ -107,6 +107,27 @@ def test_round_lumps_of_glare_around_tiles_do_not() -> None:
     lump = cv2.ellipse2Poly((int(x + 3 * RADIUS), int(y)), (66, 66), 0, 0, 360, 5)
     assert not _lie_apart(_mask(hexagon(TILE), lump))
     assert _lie_apart(_mask(hexagon(TILE), hexagon((x + 3 * RADIUS, y))))
+
+
+CORNERS = ((150.0, 150.0), (1050.0, 150.0), (150.0, 750.0), (1050.0, 750.0))
+
+
+@pytest.mark.parametrize("table", [(40, 95, 45), (40, 75, 140), (60, 60, 60)],
+                         ids=["green felt", "wood", "grey"])
+def test_a_lone_tile_in_a_pool_of_light_is_parted_from_it(
+        table: tuple[int, int, int]) -> None:
+    """The pool joined the table round one tile: one part, a hexagon, is enough
+    (``find.glare_parts_min``)."""
+    lit = (LIGHT[0] + 40, LIGHT[1])
+    image = lit_photo(table, pool=1.7, glare=0.7, tiles=(lit, *CORNERS))
+
+    def lit_tile_found(config: ScanConfig) -> bool:
+        found, kind = scan_module.locate_tiles(image, config)
+        near = [f for f in found if np.hypot(*(f.corners.mean(axis=0) - lit)) < 0.3 * RADIUS]
+        return kind == "loose" and len(found) == 5 and len(near) == 1
+
+    assert lit_tile_found(DEFAULT_CONFIG)
+    assert not lit_tile_found(DEFAULT_CONFIG.tuned(glare_parts_min=2))
 
 
 def _star(centre: tuple[float, float], points: int = 5) -> np.ndarray:
