@@ -7,14 +7,25 @@ composite`` with ``composite=True``; a larger ``--count`` where ``skip`` is 30 o
 each photo is drawn alone from its seed, so the first 30 are the same) and returns the
 ``Tally`` of the scan as it is, that of the scan with the settings ``off`` (the
 counterfactual), and the photo's tile count. A refused scan tallies as an error with
-every tile missed (``evaluate.run_case``).
+every tile missed (``evaluate.run_case``). ``loose_case(seed, count, clutter, **light)``
+is loose composite ``seed`` of ``count`` real crops under the real-table conditions
+(``--set loose-composite --real-table``) and its parameters.
 """
 
 from __future__ import annotations
 
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.scan import scan
-from companion.vision.synth.evaluate import Case, Tally, composite_cases, rendered_cases, run_case
+from companion.vision.synth import composite as composite_module
+from companion.vision.synth.evaluate import (
+    Case,
+    Tally,
+    _encode,
+    composite_cases,
+    rendered_cases,
+    run_case,
+    truth_of_rendered,
+)
 
 
 def held_out_case(first: int, skip: int, composite: bool = False) -> Case:
@@ -29,3 +40,13 @@ def read_held_out(first: int, skip: int, composite: bool = False, **off: object
     changed = slow.tuned(**off)
     return (run_case(case, lambda photo: scan(photo, slow)),
             run_case(case, lambda photo: scan(photo, changed)), len(case.truth))
+
+
+def loose_case(seed: int, count: int, clutter: bool = False, **light: float
+               ) -> tuple[Case, dict[str, object]]:
+    r = composite_module.loose_composite_record(
+        seed=seed, count=count, size_px=(4000, 3000), jpeg_quality=None, real_table=True,
+        clutter=clutter, **light)
+    case = Case(f"loose-composite-{seed}", _encode(r.image, 90), truth_of_rendered(r.tiles),
+                "loose")
+    return case, r.params

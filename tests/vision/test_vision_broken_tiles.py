@@ -19,7 +19,8 @@ from companion.vision.broken_tiles import recover
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.scan import LocatedTile, _neighboured_share
 from companion.vision.synth import composite
-from companion.vision.synth.evaluate import Case, Tally, _encode, run_case, truth_of_rendered
+from companion.vision.synth.evaluate import Case, Tally, run_case
+from tests.helpers.held_out import loose_case
 
 TABLE = (60, 80, 110)
 RADIUS = 60
@@ -107,16 +108,6 @@ def test_fragments_with_no_tile_outline_round_them_are_left() -> None:
     assert recover(image, mask, whole, DEFAULT_CONFIG) == []
 
 
-def _loose_case(seed: int, count: int, clutter: bool = False) -> tuple[Case, dict[str, object]]:
-    """Loose composite ``seed`` of ``count`` real crops under the real-table conditions,
-    and its parameters."""
-    r = composite.loose_composite_record(seed=seed, count=count, size_px=(4000, 3000),
-                                         jpeg_quality=None, real_table=True, clutter=clutter)
-    case = Case(f"loose-composite-{seed}", _encode(r.image, 90), truth_of_rendered(r.tiles),
-                "loose")
-    return case, r.params
-
-
 def _paired(case: Case, **off: float) -> tuple[Tally, Tally]:
     """The case scanned with the settings ``off`` (the counterfactual) and as it is."""
     return (run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(**off))),
@@ -128,7 +119,7 @@ def _paired(case: Case, **off: float) -> tuple[Tally, Tally]:
 def test_a_held_out_loose_composite_keeps_every_tile() -> None:
     """Loose composite 26758 (held out: paired, never looked into), 8 real crops, no
     clutter: two tiles' foreground broke and they were not found; now all 8 are read."""
-    case, _ = _loose_case(26758, 8)
+    case, _ = loose_case(26758, 8)
     before, after = _paired(case, broken_close_frac=0.0)
     assert before.placed_right <= 6
     assert after.placed_right == 8 and after.extra == 0 and after.edges_right == 48
@@ -141,7 +132,7 @@ def test_loose_tiles_beside_clutter_larger_than_half_of_them_are_read_loose() ->
     a box lid, cards and markers: the clutter made the photo look assembled, and the map
     located, fitting its outlines poorly, brought phantoms; the tiles lying apart are
     read loose (``find.apart_min``)."""
-    case, params = _loose_case(26754, 10, clutter=True)
+    case, params = loose_case(26754, 10, clutter=True)
     table = params["real_table"]
     assert isinstance(table, dict) and "box lid" in table["clutter"]
     before, after = _paired(case, apart_min=0.0)
@@ -156,7 +147,7 @@ def test_loose_tiles_on_a_lattice_of_larger_cells_are_read_loose() -> None:
     no clutter) lies close enough to a lattice to look assembled: its cells, 1.2 times
     the tiles, rectified tile and table together. A map's cells are its tiles, so cells
     this much larger than the lone hexagons mean loose tiles (``find.apart_cells_min``)."""
-    case, _ = _loose_case(26912, 15)
+    case, _ = loose_case(26912, 15)
     before, after = _paired(case, apart_cells_min=0.0)
     assert before.edges_right <= 60
     assert after.placed_right == 15 and after.extra == 0 and after.edges_right == 90
@@ -171,7 +162,7 @@ def test_loose_tiles_joined_by_grain_and_glare_are_read_loose() -> None:
     the tiles lie apart; the two still joined by the glare are found by their outlines
     (``find.broken_peak_frac``). Since session 44 the glare is parted first
     (``find.glare_parts``), so both counterfactuals turn that off too."""
-    case, _ = _loose_case(26909, 7)
+    case, _ = loose_case(26909, 7)
     unparted = DEFAULT_CONFIG.tuned(glare_parts=False)
     before = run_case(case, lambda p: scan(p, unparted.tuned(split_open_frac=0.0)))
     no_peaks = run_case(case, lambda p: scan(p, unparted.tuned(broken_peak_frac=0.0)))
@@ -203,7 +194,7 @@ def test_loose_tiles_on_every_other_cell_are_not_a_map_in_pieces() -> None:
     no clutter): only 11 are whole hexagons, the rest is pieces, and the map located from
     all of it held the hexagons on its lattice, every tile without a neighbour, and lost
     tiles. Read loose, the pieces are found by their outlines."""
-    case, _ = _loose_case(26861, 24)
+    case, _ = loose_case(26861, 24)
     before, after = _paired(case, pieces_neighboured_min=0.0)
     assert before.placed_right <= 18
     assert after.placed_right >= 21 and after.extra == 0
@@ -216,7 +207,7 @@ def test_loose_tiles_beside_a_score_pad_are_not_cells_of_its_lines() -> None:
     a box lid): the pad's ruled lines sized a lattice of cells a third of the tiles, 49 of
     them over the pad and one tile. Cells that much smaller than the lone hexagons are
     not theirs either (``find.apart_cells_small_max``)."""
-    case, params = _loose_case(26817, 7, clutter=True)
+    case, params = loose_case(26817, 7, clutter=True)
     table = params["real_table"]
     assert isinstance(table, dict) and "score pad" in table["clutter"]
     before, after = _paired(case, apart_cells_small_max=0.0)

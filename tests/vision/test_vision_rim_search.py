@@ -14,7 +14,8 @@ from companion.vision import scan
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.rim_search import search
 from companion.vision.synth import composite
-from companion.vision.synth.evaluate import Case, _encode, run_case, truth_of_rendered
+from companion.vision.synth.evaluate import run_case
+from tests.helpers.held_out import loose_case
 
 TABLE = (60, 80, 110)
 RADIUS = 60
@@ -85,20 +86,12 @@ def test_foreground_already_judged_is_not_searched_again() -> None:
     assert search(image, mask, whole, DEFAULT_CONFIG) == []
 
 
-def _loose_case(seed: int, count: int, clutter: bool, **light: float) -> Case:
-    r = composite.loose_composite_record(seed=seed, count=count, size_px=(4000, 3000),
-                                         jpeg_quality=None, real_table=True,
-                                         clutter=clutter, **light)
-    return Case(f"loose-composite-{seed}", _encode(r.image, 90), truth_of_rendered(r.tiles),
-                "loose")
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
 def test_loose_tiles_in_a_shadow_band_are_found() -> None:
     """Loose composite 27013 (17 real crops on dark wood at -1 EV beside a score pad and a
     colourful blur): two tiles lie in a shadow band and are no part of the foreground."""
-    case = _loose_case(27013, 17, clutter=True, ev=-1.0)
+    case = loose_case(27013, 17, clutter=True, ev=-1.0)[0]
     before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(rim_score_min=0.0)))
     after = run_case(case, scan)
     assert before.placed_right <= 15
@@ -110,7 +103,7 @@ def test_loose_tiles_in_a_shadow_band_are_found() -> None:
 def test_a_loose_tile_with_the_table_colours_is_found() -> None:
     """Loose composite 26953 (16 real crops on wood, no clutter): a tile of forest and
     grain left a sliver of meadow in the foreground, too small to place."""
-    case = _loose_case(26953, 16, clutter=False)
+    case = loose_case(26953, 16)[0]
     before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(rim_score_min=0.0)))
     after = run_case(case, scan)
     assert before.placed_right == 15
