@@ -173,6 +173,11 @@ class FindConfig:
     (loose tiles lie apart from the clutter too; a map's lone hexagons touch its pieces:
     composite 20250, its lattice fitted poorly, was read as its 5 lone tiles without
     this)."""
+    apart_isolated_min: float = 0.9
+    """...and when this share of them or more have none (``apart_gap``), they lie apart
+    however close their centres: a map's tiles, even laid by hand, touch their
+    neighbours (loose composite 27311: 19 tiles 1.16 widths apart beside a box lid
+    were read as a map of 49 cells). 0: off."""
     apart_cells_min: float = 1.15
     """...or, most of them so apart from everything else, the map's cells are this many
     times their size or more (its lattice spans the gaps between loose tiles: a map's

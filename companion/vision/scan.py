@@ -510,7 +510,8 @@ def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None =
 def _loose_tiles_and_clutter(hexes: list[Blob], comps: list[Blob], cells: list[LocatedTile],
                              shape: tuple[int, ...], config: ScanConfig) -> bool:
     """Three or more lone hexagons lie apart from everything else, most of them
-    (``find.apart_gap``), and either from each other too (``find.apart_min``) while the
+    (``find.apart_gap``), and either from each other too (``find.apart_min``, or
+    nearly all of them from everything, ``find.apart_isolated_min``) while the
     map located in ``cells`` has fewer tiles than they are or fits its outlines poorly
     (``lattice.period_weak_agreement``): loose tiles beside clutter that made the photo
     look assembled; or the map's cells are of another size than they are
@@ -520,13 +521,17 @@ def _loose_tiles_and_clutter(hexes: list[Blob], comps: list[Blob], cells: list[L
     if len(hexes) < 3 or (config.find.apart_min <= 0 and config.find.apart_cells_min <= 0):
         return False
     tiles = [c for c in cells if not c.beside]
-    apart = config.find.apart_min > 0 and _spacing(hexes) >= config.find.apart_min and (
+    poor = config.find.apart_min > 0 and (
         len(tiles) < len(hexes) or _agreement(cells) < config.lattice.period_weak_agreement)
     resized = (bool(tiles) and _cells_sized_otherwise(tiles, hexes, config)
                and sum(b.area for b in hexes)
                >= config.find.apart_lone_share_min * sum(b.area for b in comps))
-    return (apart or resized) and _isolated_share(
-        hexes, comps, shape, config.find.apart_gap) > 0.5
+    if not (poor or resized):
+        return False
+    isolated = _isolated_share(hexes, comps, shape, config.find.apart_gap)
+    apart = poor and (_spacing(hexes) >= config.find.apart_min
+                      or 0 < config.find.apart_isolated_min <= isolated)
+    return (apart or resized) and isolated > 0.5
 
 
 def _doubtful_map(hexes: list[Blob], cells: list[LocatedTile], config: ScanConfig

@@ -142,6 +142,22 @@ def test_loose_tiles_beside_clutter_larger_than_half_of_them_are_read_loose() ->
 
 @pytest.mark.slow
 @pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
+def test_loose_tiles_close_together_beside_a_box_lid_are_read_loose() -> None:
+    """Loose composite 27311 (19 real crops at -1 EV beside a box lid and a score pad):
+    their centres lie 1.16 tile widths apart, closer than ``find.apart_min``, and a map
+    of 49 cells fitting its outlines poorly was located among them. Every one of them
+    lies clear of everything else, as a map's tiles never do
+    (``find.apart_isolated_min``)."""
+    case, params = loose_case(27311, 19, clutter=True, ev=-1.0)
+    table = params["real_table"]
+    assert isinstance(table, dict) and "box lid" in table["clutter"]
+    before, after = _paired(case, apart_isolated_min=0.0)
+    assert before.extra >= 10 and before.poor_fit == 1
+    assert after.placed_right == 19 and after.extra == 0 and after.edges_right == 114
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
 def test_loose_tiles_on_a_lattice_of_larger_cells_are_read_loose() -> None:
     """Loose composite 26912 (15 real crops 1.3 tile widths apart, tilted 33 degrees,
     no clutter) lies close enough to a lattice to look assembled: its cells, 1.2 times
