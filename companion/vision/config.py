@@ -202,6 +202,9 @@ class FindConfig:
     or glare on the table joins loose tiles (``scan._parted_by_glare``): the table in
     glare (``background.table_in_glare``) is removed inside it, and kept removed when
     it then falls into parts, most of the tile-sized ones hexagons lying apart..."""
+    glare_cluster_min: float = 1.2
+    """...(a cluster: larger than this many lone hexagons; a tile in a pool of light
+    measures 1.3)..."""
     glare_parts_min: int = 1
     """...when it falls into this many parts of half a tile or more (one: a lone tile
     in a pool of light that joined the table round it)..."""

@@ -320,8 +320,9 @@ def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
     """``mask`` and ``raw`` with the clusters that loose tiles joined by a pool of light
     or glare make parted (``find.glare_parts``).
 
-    A cluster is a shapeless component larger than 1.6 lone hexagons. Inside it the
-    table in glare (``background.table_in_glare``) is removed, and the result kept when:
+    A cluster is a shapeless component larger than ``find.glare_cluster_min`` lone
+    hexagons. Inside it the table in glare (``background.table_in_glare``) is removed,
+    and the result kept when:
 
     - it falls into ``find.glare_parts_min`` or more parts of half a tile or more (a
       tile: the lone hexagons' median area, or the parts' hexagons' when there are
@@ -343,7 +344,8 @@ def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
     comps = blobs(mask, config)
     hexes = [b for b in comps if b.hexagon is not None]
     typical = float(np.median([b.area for b in hexes])) if hexes else 0.0
-    clusters = [b for b in comps if b.hexagon is None and b.area > 1.6 * typical]
+    clusters = [b for b in comps
+                if b.hexagon is None and b.area > config.find.glare_cluster_min * typical]
     if not clusters:
         return mask, raw
     glare = table_in_glare(image, config)

@@ -13,6 +13,10 @@ import pytest
 
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.find_tiles import blobs
+from companion.vision.scan import scan
+from companion.vision.synth import composite
+from companion.vision.synth.evaluate import run_case
+from tests.helpers.held_out import loose_case
 from tests.helpers.lit_table import LIGHT, RADIUS, SIZE, hexagon, lit_photo
 
 scan_module = importlib.import_module("companion.vision.scan")
@@ -149,3 +153,16 @@ def test_a_ragged_remnant_of_glare_is_not_counted_against_the_hexagons() -> None
     assert len(ragged) == 2 and not scan_module._solid(ragged[-1], DEFAULT_CONFIG)
     assert _lie_apart(mask)
     assert not _lie_apart(mask, DEFAULT_CONFIG.tuned(glare_solid_parts=False))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
+def test_a_loose_composites_tile_in_a_pool_of_light_is_found() -> None:
+    """Loose composite 27303 (12 real crops on wood at -1 EV): one tile lies in a pool
+    of light that joined the table round it, a shapeless part 1.3 tiles large, too small
+    a cluster at 1.6 (``find.glare_cluster_min``)."""
+    case, _ = loose_case(27303, 12, clutter=True, ev=-1.0)
+    before = run_case(case, lambda p: scan(p, DEFAULT_CONFIG.tuned(glare_cluster_min=1.6)))
+    after = run_case(case, scan)
+    assert before.placed_right == 11
+    assert after.placed_right == 12 and after.extra == 0 and after.edges_right >= 70
