@@ -207,7 +207,8 @@ class FindConfig:
     measures 1.3)..."""
     glare_parts_min: int = 1
     """...when it falls into this many parts of half a tile or more (one: a lone tile
-    in a pool of light that joined the table round it)..."""
+    in a pool of light that joined the table round it; two at least where no lone
+    hexagon gives a tile's size)..."""
     glare_apart_gap: float = 0.1
     """...most with no other part within this share of their radius (loose tiles lie a
     few millimetres apart or more; a map's tiles touch)."""

@@ -326,7 +326,8 @@ def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
 
     - it falls into ``find.glare_parts_min`` or more parts of half a tile or more (a
       tile: the lone hexagons' median area, or the parts' hexagons' when there are
-      none);
+      none, and then two parts at least: one hexagon left of a map under glare is no
+      lone tile);
     - most of those parts up to 1.6 tiles are hexagons (where glare's fringe stays
       round around a tile, it is not);
     - those hexagons lie apart as loose tiles do: their median distance to the nearest
@@ -382,7 +383,8 @@ def _parts_lie_apart(inside: list[Blob], parted: list[Blob], hexes: list[Blob],
     tile_sized = [b for b in large if b.area <= 1.6 * size
                   and (b.hexagon is not None or _solid(b, config))]
     tiles = [b for b in tile_sized if b.hexagon is not None]
-    if (len(large) < config.find.glare_parts_min or 2 * len(tiles) <= len(tile_sized)
+    least = config.find.glare_parts_min if typical else max(2, config.find.glare_parts_min)
+    if (len(large) < least or 2 * len(tiles) <= len(tile_sized)
             or _spacing(tiles, hexes) < LOOSE_SPACING):
         return False
     others = [b for b in parted if b.area >= 0.5 * size]

@@ -166,3 +166,14 @@ def test_a_loose_composites_tile_in_a_pool_of_light_is_found() -> None:
     after = run_case(case, scan)
     assert before.placed_right == 11
     assert after.placed_right == 12 and after.extra == 0 and after.edges_right >= 70
+
+
+def test_one_hexagon_left_is_a_lone_tile_only_beside_lone_hexagons() -> None:
+    """One part is enough where lone hexagons elsewhere give a tile's size; without
+    them it may be what glare left of a map (render 9126 on a checked cloth, its
+    checks not taken for table, lost the map so)."""
+    mask = _mask(hexagon(TILE))
+    parted = blobs(mask, DEFAULT_CONFIG)
+    area = parted[0].area
+    assert not scan_module._parts_lie_apart(parted, parted, [], 0.0, mask.shape, DEFAULT_CONFIG)
+    assert scan_module._parts_lie_apart(parted, parted, [], area, mask.shape, DEFAULT_CONFIG)
