@@ -329,7 +329,8 @@ def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
       none, and then two parts at least: one hexagon left of a map under glare is no
       lone tile);
     - most of those parts up to 1.6 tiles are hexagons (where glare's fringe stays
-      round around a tile, it is not);
+      round around a tile, it is not), counting only parts as solid as a tile
+      (``find.glare_solid_parts``: a ragged remnant of the fringe is neither);
     - those hexagons lie apart as loose tiles do: their median distance to the nearest
       hexagon is ``LOOSE_SPACING`` tile widths or more, and most have no other part of
       half a tile or more within ``find.glare_apart_gap`` of their radius (a map's tile
