@@ -87,7 +87,13 @@ def _hexagon_test(contour: np.ndarray, area: float, config: ScanConfig
     fill = hull_area / max(hex_area, 1.0)
     if not config.find.hexagon_fill_min <= fill <= config.find.hexagon_fill_max:
         return None, hull_area, False
-    return hexagon, hull_area, area / max(hull_area, 1.0) <= config.find.hexagon_solidity_min
+    return hexagon, hull_area, notched(area, hull_area, config)
+
+
+def notched(area: float, hull_area: float, config: ScanConfig) -> bool:
+    """A component of ``area`` fills its convex hull (``hull_area``) less than a tile
+    does: solidity at most ``find.hexagon_solidity_min``."""
+    return area / max(hull_area, 1.0) <= config.find.hexagon_solidity_min
 
 
 def _without_thin_parts(contour: np.ndarray, area: float, frac: float

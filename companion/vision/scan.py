@@ -60,7 +60,7 @@ from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.consistency import OPTIONS as CONSISTENT_OPTIONS
 from companion.vision.consistency import EdgePair, mismatches, resolve
 from companion.vision.errors import ScanError
-from companion.vision.find_tiles import Blob, blobs, reading_order
+from companion.vision.find_tiles import Blob, blobs, notched, reading_order
 from companion.vision.find_tiles import LooseTile as _LooseTile
 from companion.vision.flag_reading import read_flag
 from companion.vision.flags import candidates as flag_candidates
@@ -393,14 +393,14 @@ def _parts_lie_apart(inside: list[Blob], parted: list[Blob], hexes: list[Blob],
 
 
 def _solid(blob: Blob, config: ScanConfig) -> bool:
-    """The blob fills its convex hull as a tile does (``find.glare_solid_parts``; off:
-    every blob does)."""
+    """The blob fills its convex hull as a tile does (``find_tiles.notched``;
+    ``find.glare_solid_parts`` off: every blob does)."""
     import cv2
 
     if not config.find.glare_solid_parts:
         return True
-    hull = float(cv2.contourArea(cv2.convexHull(blob.contour)))
-    return blob.area > config.find.hexagon_solidity_min * hull
+    return not notched(blob.area, float(cv2.contourArea(cv2.convexHull(blob.contour))),
+                       config)
 
 
 def _beside_clutter(photo: Photo, found: list[LocatedTile], mask: np.ndarray,
