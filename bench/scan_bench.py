@@ -18,10 +18,12 @@ with much of it stolen measures the host, not the scanner.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.vision import scan as scan_mod  # noqa: E402
 from companion.vision.synth import evaluate  # noqa: E402
 
-STAGES = ("load_photo", "locate", "read_tiles")
+# Each stage printed, and the function of ``companion.vision.scan`` that ``scan`` calls
+# for it (``_run`` calls ``_locate``, not the public ``locate``).
+STAGES = {"load_photo": "load_photo", "locate": "_locate", "read_tiles": "read_tiles"}
 
 
 def reference_seconds() -> float:
@@ -68,19 +72,33 @@ def stolen_share(before: list[int] | None, after: list[int] | None) -> float | N
     return spent[7] / sum(spent) if sum(spent) > 0 else None
 
 
-def timed_stages(module: Any, spent: dict[str, list[float]]) -> None:
-    """Wrap the scanner's stages so each call's wall time is recorded in ``spent``."""
-    for name in STAGES:
-        inner = getattr(module, name)
+@contextlib.contextmanager
+def timed_stages(module: Any, spent: dict[str, list[float]]) -> Iterator[None]:
+    """Within the block, each call of the scanner's stages appends its wall time to
+    ``spent[stage]``; the module's own functions are put back after it."""
+    originals = {name: getattr(module, name) for name in STAGES.values()}
 
-        def wrapper(*args: Any, _inner: Any = inner, _name: str = name, **kw: Any) -> Any:
+    def timed(stage: str, inner: Any) -> Any:
+        def wrapper(*args: Any, **kw: Any) -> Any:
             start = time.perf_counter()
             try:
-                return _inner(*args, **kw)
+                return inner(*args, **kw)
             finally:
-                spent[_name].append(time.perf_counter() - start)
+                spent[stage].append(time.perf_counter() - start)
+        return wrapper
 
-        setattr(module, name, wrapper)
+    try:
+        for stage, name in STAGES.items():
+            setattr(module, name, timed(stage, originals[name]))
+        yield
+    finally:
+        for name, inner in originals.items():
+            setattr(module, name, inner)
+
+
+def median_or_dash(values: list[float]) -> str:
+    """``0.42 s``, or ``–`` for a stage no scan reached."""
+    return f"{statistics.median(values):.2f} s" if values else "–"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,18 +117,18 @@ def main(argv: list[str] | None = None) -> int:
     module = sys.modules["companion.vision.scan"]
     spent: dict[str, list[float]] = defaultdict(list)
     scan_mod(cases[0].photo)  # models loaded once, as in a running app
-    timed_stages(module, spent)
     before = reference_seconds()
     times_before = cpu_times()
     fastest = [float("inf")] * len(cases)
     every: list[float] = []
-    for _ in range(args.repeat):
-        for i, case in enumerate(cases):
-            start = time.perf_counter()
-            scan_mod(case.photo)
-            took = time.perf_counter() - start
-            fastest[i] = min(fastest[i], took)
-            every.append(took)
+    with timed_stages(module, spent):
+        for _ in range(args.repeat):
+            for i, case in enumerate(cases):
+                start = time.perf_counter()
+                scan_mod(case.photo)
+                took = time.perf_counter() - start
+                fastest[i] = min(fastest[i], took)
+                every.append(took)
     stolen = stolen_share(times_before, cpu_times())
     after = reference_seconds()
     print(f"{args.set} seed {args.seed} x{len(cases)}, {size[0]}x{size[1]}, "
@@ -118,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"median of each photo's fastest scan: {statistics.median(fastest):.2f} s")
     print(f"median of all scans: {statistics.median(every):.2f} s "
           f"(fastest {min(every):.2f}, slowest {max(every):.2f})")
-    print("median per stage: " + ", ".join(f"{name} {statistics.median(spent[name]):.2f} s"
+    print("median per stage: " + ", ".join(f"{name} {median_or_dash(spent[name])}"
                                           for name in STAGES))
     print(f"reference workload: {before:.3f} s before, {after:.3f} s after")
     if stolen is not None:

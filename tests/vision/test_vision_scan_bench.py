@@ -1,10 +1,17 @@
-"""The scan benchmark's reading of the host's stolen time (``bench/scan_bench.py``)."""
+"""The scan benchmark (``bench/scan_bench.py``): the stages it times and its reading of the
+host's stolen time."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
+
+from companion.vision import scan
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_photos" / "cloth-tilted-30.jpg"
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "scan_bench.py"
 
@@ -34,3 +41,21 @@ def test_this_machines_times_are_read_where_linux_shows_them() -> None:
         assert times is None
         return
     assert times is not None and len(times) >= 8 and all(t >= 0 for t in times)
+
+
+def test_every_stage_a_scan_runs_is_timed_and_the_scanner_is_put_back() -> None:
+    bench = _bench()
+    module = importlib.import_module("companion.vision.scan")
+    own = {name: getattr(module, name) for name in bench.STAGES.values()}
+    spent: dict[str, list[float]] = defaultdict(list)
+    with bench.timed_stages(module, spent):
+        scan(SAMPLE.read_bytes())
+    assert set(spent) == set(bench.STAGES)
+    assert all(len(times) >= 1 and all(t > 0 for t in times) for times in spent.values())
+    assert {name: getattr(module, name) for name in bench.STAGES.values()} == own
+
+
+def test_a_stage_no_scan_reached_prints_a_dash() -> None:
+    bench = _bench()
+    assert bench.median_or_dash([]) == "–"
+    assert bench.median_or_dash([0.5, 0.25, 1.0]) == "0.50 s"
