@@ -161,6 +161,12 @@ class FindConfig:
     (``find_tiles.blobs``): a lone tile close up on wood, the planks' gaps joined to its
     mask, was no hexagon and was read as a map of 4-6 cells (lone renders of seed 400).
     0: off."""
+    notched_agree_min: int = 3
+    """Where fewer than two hexagons are clear of notches, a notched one is a tile when
+    at least this many notched hexagons have hulls of about one size (0.75-1.3 times
+    their median, as the clear ones size them otherwise): loose tiles in dim light on
+    dark wood lose their dark art (forest, track) at the rim from the foreground, and
+    none stays a whole hexagon (loose composite 27002). 0: off."""
     apart_min: float = 1.25
     """Lone hexagons, three or more, whose median nearest neighbour lies this many tile
     widths (``sqrt(3)`` radii) away or more lie apart: loose tiles. A map located beside

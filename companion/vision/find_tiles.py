@@ -42,7 +42,8 @@ def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
     """Connected components of the mask large enough to be tiles, largest first. A
     component that is no hexagon, or a notched one, is tried again without its thin
     parts (``_without_thin_parts``): a lone tile with a wood table's plank gaps joined to
-    it."""
+    it. A notched hexagon is a tile when its hull is about the size of the clear ones,
+    or, without two of those, of ``find.notched_agree_min`` notched ones."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = config.find.min_tile_area_frac * mask.shape[0] * mask.shape[1]
     out: list[Blob] = []
@@ -66,12 +67,27 @@ def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
         out.append(Blob(contour=c, area=area, hexagon=hexagon))
     clear = [b.area for i, b in enumerate(out)
              if b.hexagon is not None and i not in {j for j, _ in doubtful}]
-    typical = float(np.median(clear)) if len(clear) >= 2 else 0.0
+    typical = (float(np.median(clear)) if len(clear) >= 2
+               else _agreed_size([h for _, h in doubtful], config.find.notched_agree_min))
     for i, hull_area in doubtful:
-        if not (typical and 0.75 * typical <= hull_area <= 1.3 * typical):
+        if not (typical and _about(hull_area, typical)):
             out[i] = Blob(contour=out[i].contour, area=out[i].area, hexagon=None)
     out.sort(key=lambda b: -b.area)
     return out
+
+
+def _about(area: float, typical: float) -> bool:
+    """``area`` is a tile's when ``typical`` is one: 0.75 to 1.3 times it."""
+    return 0.75 * typical <= area <= 1.3 * typical
+
+
+def _agreed_size(hull_areas: list[float], least: int) -> float:
+    """The median of ``hull_areas`` when ``least`` of them or more (and at least one) are
+    ``_about`` it, else 0."""
+    if least <= 0 or len(hull_areas) < least:
+        return 0.0
+    median = float(np.median(hull_areas))
+    return median if sum(_about(h, median) for h in hull_areas) >= least else 0.0
 
 
 def _hexagon_test(contour: np.ndarray, area: float, config: ScanConfig
