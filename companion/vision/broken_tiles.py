@@ -13,7 +13,8 @@ area. Each is placed where the nearest whole tile's outline, moved and turned
 (``find.broken_turn_deg``) and scaled a little, lies on the strongest edges of the
 smoothed grey image (a tile's cardboard rim against the table) with no foreground just
 outside it, and kept when those
-edges are at least ``find.broken_edge_share`` as strong as the whole tiles' own and
+edges are at least ``find.broken_edge_share`` as strong as the whole tiles' own (on the
+grey or on its logarithm, ``find.broken_log_edges``: relative to the light) and
 ``find.broken_fill_min`` of the outline is foreground.
 
 Loose tiles joined by a patch of glare make one part far larger than a tile: each point
@@ -64,12 +65,10 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
                 labels, i, stats[i], radius, fc.broken_peak_frac, int(area // typical) + 1)]
     if not candidates:
         return []
-    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32),
-                            (0, 0), max(1.0, 0.02 * radius))
-    grad = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
-                         cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
-    still = np.zeros((1, 2))
-    whole = float(np.median([_sampled(grad, outline_points(c), still)[0] for c in hexagons]))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grad = _gradient(grey, radius)
+    log_grad: np.ndarray | None = None
+    whole = _along(grad, hexagons)
     found: list[np.ndarray] = []
     taken = list(centres)
     for c, joined in candidates:
@@ -78,7 +77,14 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
                                             radius, config)
         centre = corners.mean(axis=0)
         fill = foreground_share(mask, corners)
-        if (strength < fc.broken_edge_share * whole
+        faint = strength < fc.broken_edge_share * whole
+        if faint and fc.broken_log_edges:
+            if log_grad is None:
+                # + 8: the noise in a black shadow is no edge
+                log_grad = _gradient(np.log(grey + 8.0), radius)
+                whole_log = _along(log_grad, hexagons)
+            faint = _along(log_grad, [corners]) < fc.broken_edge_share * whole_log
+        if (faint
                 or (joined and (beyond > fc.broken_joined_beyond_max
                                 or fill < fc.broken_joined_fill_min))
                 or fill < fc.broken_fill_min
@@ -87,6 +93,20 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
         found.append(order_corners(corners, (float(centre[0]), float(centre[1]))))
         taken.append(centre)
     return found
+
+
+def _gradient(grey: np.ndarray, radius: float) -> np.ndarray:
+    """The gradient magnitude of ``grey`` smoothed by a fiftieth of a tile's ``radius``."""
+    smooth = cv2.GaussianBlur(grey, (0, 0), max(1.0, 0.02 * radius))
+    out: np.ndarray = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3),
+                                    cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3))
+    return out
+
+
+def _along(grad: np.ndarray, outlines: list[np.ndarray]) -> float:
+    """The median over ``outlines`` of the mean of ``grad`` along each."""
+    still = np.zeros((1, 2))
+    return float(np.median([_sampled(grad, outline_points(c), still)[0] for c in outlines]))
 
 
 def _deep_points(labels: np.ndarray, label: int, stat: np.ndarray, radius: float,

@@ -242,6 +242,11 @@ class FindConfig:
     broken_edge_share: float = 0.6
     """...and kept when those edges are at least this share as strong as the whole
     tiles' own..."""
+    broken_log_edges: bool = True
+    """...on the grey image or on its logarithm (the outline placed on the grey): a tile
+    in dim light or a shadow has a rim fainter by the light's ratio, its contrast with
+    the table the same (loose composites 26704, 27168, 27205: 0.26-0.53 of the whole
+    tiles' strength, 0.63-0.83 on the logarithm)..."""
     broken_fill_min: float = 0.35
     """...and this share of the outline's inside is foreground."""
     rim_score_min: float = 0.45

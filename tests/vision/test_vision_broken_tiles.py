@@ -63,6 +63,20 @@ def test_a_tile_in_fragments_is_found_at_its_outline() -> None:
     assert recover(image, mask, whole[:2], DEFAULT_CONFIG) == []  # no size to trust
 
 
+def test_a_tile_in_fragments_in_dim_light_is_found_by_its_contrast() -> None:
+    """The broken tile and the table round it lit a third as brightly as the rest: its
+    rim's gradient is a third of the whole tiles', its contrast with the table the same
+    (``find.broken_log_edges``: measured on the grey's logarithm too)."""
+    image, mask, whole = _scene()
+    dim = np.zeros(mask.shape, np.uint8)
+    cv2.circle(dim, (330, 340), int(1.6 * RADIUS), 255, -1)
+    image[dim > 0] = (image[dim > 0] * 0.3).astype(np.uint8)
+    found = recover(image, mask, whole, DEFAULT_CONFIG)
+    assert len(found) == 1
+    assert np.linalg.norm(found[0].mean(axis=0) - (330, 340)) < 0.1 * RADIUS
+    assert recover(image, mask, whole, DEFAULT_CONFIG.tuned(broken_log_edges=False)) == []
+
+
 def _joined_scene() -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """Three whole tiles, two more joined by a patch of glare, and a score pad larger
     than a tile: the rest of the foreground is the joined pair and the pad."""
@@ -154,6 +168,18 @@ def test_loose_tiles_close_together_beside_a_box_lid_are_read_loose() -> None:
     before, after = _paired(case, apart_isolated_min=0.0)
     assert before.extra >= 10 and before.poor_fit == 1
     assert after.placed_right == 19 and after.extra == 0 and after.edges_right == 114
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(composite.shared_tiles_dir() is None, reason="../shared/tiles is absent")
+def test_a_loose_tile_in_fragments_in_dim_light_is_found() -> None:
+    """Loose composite 27205 (6 real crops at -1 EV): one tile's mask broke, and its rim
+    measured 0.53 of the whole tiles' edge strength on the grey, 0.63 on its logarithm
+    (``find.broken_log_edges``)."""
+    case, _ = loose_case(27205, 6, clutter=True, ev=-1.0)
+    before, after = _paired(case, broken_log_edges=False)
+    assert before.placed_right == 5
+    assert after.placed_right == 6 and after.extra == 0 and after.edges_right == 36
 
 
 @pytest.mark.slow
