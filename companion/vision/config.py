@@ -167,6 +167,12 @@ class FindConfig:
     their median, as the clear ones size them otherwise): loose tiles in dim light on
     dark wood lose their dark art (forest, track) at the rim from the foreground, and
     none stays a whole hexagon (loose composite 27002). 0: off."""
+    notched_ring_max: float = 0.05
+    """...counting only notched hexagons with at most this share of foreground in the
+    ring from 1.05 to 2 times their hexagon: loose tiles lie on bare table (27002: 0-2
+    %), the pieces of a map in dim light among other pieces (composite 22657: 8-26 %;
+    three field pieces a third of a tile sized the tiles, and the map read as 31 loose
+    tiles, 10 of them phantoms)."""
     apart_min: float = 1.25
     """Lone hexagons, three or more, whose median nearest neighbour lies this many tile
     widths (``sqrt(3)`` radii) away or more lie apart: loose tiles. A map located beside

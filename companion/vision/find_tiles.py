@@ -43,7 +43,7 @@ def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
     component that is no hexagon, or a notched one, is tried again without its thin
     parts (``_without_thin_parts``): a lone tile with a wood table's plank gaps joined to
     it. A notched hexagon is a tile when its hull is about the size of the clear ones,
-    or, without two of those, of ``find.notched_agree_min`` notched ones."""
+    or, without two of those, of ``find.notched_agree_min`` notched ones on bare table."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = config.find.min_tile_area_frac * mask.shape[0] * mask.shape[1]
     out: list[Blob] = []
@@ -67,8 +67,9 @@ def blobs(mask: np.ndarray, config: ScanConfig) -> list[Blob]:
         out.append(Blob(contour=c, area=area, hexagon=hexagon))
     clear = [b.area for i, b in enumerate(out)
              if b.hexagon is not None and i not in {j for j, _ in doubtful}]
-    typical = (float(np.median(clear)) if len(clear) >= 2
-               else _agreed_size([h for _, h in doubtful], config.find.notched_agree_min))
+    typical = (float(np.median(clear)) if len(clear) >= 2 else _agreed_size(
+        [h for i, h in doubtful if _on_bare_table(mask, out[i], config)],
+        config.find.notched_agree_min))
     for i, hull_area in doubtful:
         if not (typical and _about(hull_area, typical)):
             out[i] = Blob(contour=out[i].contour, area=out[i].area, hexagon=None)
@@ -88,6 +89,29 @@ def _agreed_size(hull_areas: list[float], least: int) -> float:
         return 0.0
     median = float(np.median(hull_areas))
     return median if sum(_about(h, median) for h in hull_areas) >= least else 0.0
+
+
+def _on_bare_table(mask: np.ndarray, blob: Blob, config: ScanConfig) -> bool:
+    """At most ``find.notched_ring_max`` of the ring from 1.05 to 2 times the blob's
+    hexagon (about its centre), outside the blob, is foreground: a loose tile lies on the
+    table, a piece of a map among other pieces."""
+    assert blob.hexagon is not None
+    mid = blob.hexagon.mean(axis=0)
+    outer = np.round(mid + 2.0 * (blob.hexagon - mid)).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(outer)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    shift = np.array([x0, y0])
+    ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(ring, [outer - shift], 1)
+    cv2.fillPoly(ring, [np.round(mid + 1.05 * (blob.hexagon - mid)).astype(np.int32) - shift], 0)
+    cv2.drawContours(ring, [blob.contour - shift], -1, 0, -1)
+    inside = ring > 0
+    if not inside.any():
+        return False
+    return float((mask[y0:y1, x0:x1][inside] > 0).mean()) <= config.find.notched_ring_max
 
 
 def _hexagon_test(contour: np.ndarray, area: float, config: ScanConfig

@@ -1,6 +1,7 @@
 """Loose tiles none of which stays a whole hexagon in the foreground (dark art at the rim
 lost to a dark table) are sized by each other (``find_tiles.blobs``,
-``find.notched_agree_min``). Drawn masks and a loose composite of real crops, real OpenCV."""
+``find.notched_agree_min``) where they lie on bare table (``find.notched_ring_max``).
+Drawn masks and a loose composite of real crops, real OpenCV."""
 
 from __future__ import annotations
 
@@ -57,6 +58,19 @@ def test_notched_tiles_of_one_size_are_tiles_without_a_clear_one() -> None:
     mask = _drawn(*((c, RADIUS) for c in APART))
     assert _hexagons(mask) == 5
     assert _hexagons(mask, OFF) == 0  # none clear: nothing sized them
+
+
+def test_notched_hexagons_among_other_pieces_size_nothing() -> None:
+    """Pieces of a map in dim light: each notched hexagon has other foreground round it
+    (a tenth of the ring out to twice its size), not bare table (``find.notched_ring_max``)."""
+    mask = _drawn(*((c, RADIUS) for c in APART))
+    for cx, cy in APART:
+        for k in range(4):
+            a = math.radians(90 * k + 45)
+            piece = (round(cx + 1.5 * RADIUS * math.cos(a)), round(cy + 1.5 * RADIUS * math.sin(a)))
+            cv2.circle(mask, piece, round(0.25 * RADIUS), 255, -1)
+    assert _hexagons(mask) == 0
+    assert _hexagons(mask, DEFAULT_CONFIG.tuned(notched_ring_max=1.0)) == 5
 
 
 def test_too_few_notched_hexagons_or_of_many_sizes_size_nothing() -> None:
