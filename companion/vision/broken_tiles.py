@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from companion.vision.config import ScanConfig
+from companion.vision.find_tiles import scaled
 from companion.vision.lattice import outline_radius
 from companion.vision.rectify import order_corners
 
@@ -49,7 +50,7 @@ def recover(image: np.ndarray, mask: np.ndarray, hexagons: list[np.ndarray],
     typical = float(np.median(areas))
     rest = mask.copy()
     for h in hexagons:
-        cv2.fillPoly(rest, [np.round(_scaled(h, 1.15)).astype(np.int32)], 0)
+        cv2.fillPoly(rest, [np.round(scaled(h, 1.15)).astype(np.int32)], 0)
     k = max(3, int(round(fc.broken_close_frac * radius)) | 1)
     closed = cv2.morphologyEx(rest, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -126,12 +127,6 @@ def _deep_points(labels: np.ndarray, label: int, stat: np.ndarray, radius: float
         points.append(np.array([x + col, y + row], np.float64))
         depth[(xx - col) ** 2 + (yy - row) ** 2 < (1.5 * radius) ** 2] = 0
     return points
-
-
-def _scaled(corners: np.ndarray, factor: float) -> np.ndarray:
-    mid = corners.mean(axis=0)
-    out: np.ndarray = mid + (corners - mid) * factor
-    return out
 
 
 def outline_points(corners: np.ndarray) -> np.ndarray:

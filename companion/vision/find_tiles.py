@@ -96,8 +96,7 @@ def _on_bare_table(mask: np.ndarray, blob: Blob, config: ScanConfig) -> bool:
     hexagon (about its centre), outside the blob, is foreground: a loose tile lies on the
     table, a piece of a map among other pieces."""
     assert blob.hexagon is not None
-    mid = blob.hexagon.mean(axis=0)
-    outer = np.round(mid + 2.0 * (blob.hexagon - mid)).astype(np.int32)
+    outer = np.round(scaled(blob.hexagon, 2.0)).astype(np.int32)
     x, y, w, h = cv2.boundingRect(outer)
     x0, y0 = max(0, x), max(0, y)
     x1, y1 = min(mask.shape[1], x + w), min(mask.shape[0], y + h)
@@ -106,12 +105,19 @@ def _on_bare_table(mask: np.ndarray, blob: Blob, config: ScanConfig) -> bool:
     shift = np.array([x0, y0])
     ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(ring, [outer - shift], 1)
-    cv2.fillPoly(ring, [np.round(mid + 1.05 * (blob.hexagon - mid)).astype(np.int32) - shift], 0)
+    cv2.fillPoly(ring, [np.round(scaled(blob.hexagon, 1.05)).astype(np.int32) - shift], 0)
     cv2.drawContours(ring, [blob.contour - shift], -1, 0, -1)
     inside = ring > 0
     if not inside.any():
         return False
     return float((mask[y0:y1, x0:x1][inside] > 0).mean()) <= config.find.notched_ring_max
+
+
+def scaled(corners: np.ndarray, factor: float) -> np.ndarray:
+    """``corners`` scaled by ``factor`` about their mean."""
+    mid = corners.mean(axis=0)
+    out: np.ndarray = mid + (corners - mid) * factor
+    return out
 
 
 def _hexagon_test(contour: np.ndarray, area: float, config: ScanConfig
