@@ -234,3 +234,22 @@ def test_the_share_of_the_photo_the_tiles_span_can_be_fixed(capsys) -> None:
     assert ev.main(["--set", "rendered", "--count", "1", "--size", "640x480",
                     "--fill", "0.5"]) == 0
     assert capsys.readouterr().out.startswith("set: rendered, fill 0.5")
+
+
+def test_maps_with_holes_are_evaluated_on_request(capsys):
+    """``--holes`` reaches the renderer (fewer tiles, the same seed) and is refused where
+    there is no map to hole."""
+    for seed in range(20, 40):  # a seed whose map has a tile that far inside
+        whole = next(ev.rendered_cases(1, seed, (320, 240)))
+        holed = next(ev.rendered_cases(1, seed, (320, 240), holes=0.5))
+        if len(holed.truth) < len(whole.truth):
+            break
+    else:
+        raise AssertionError("no map of seeds 20..39 has a tile with four neighbours")
+    assert {t.at for t in holed.truth} < {t.at for t in whole.truth}
+    assert ev.main(["--set", "rendered", "--count", "1", "--size", "480x360",
+                    "--seed", str(seed), "--holes", "0.5"]) == 0
+    assert capsys.readouterr().out.startswith("set: rendered, holes 0.5")
+    assert ev.main(["--set", "loose-composite", "--holes", "0.5"]) == 1
+    assert ev.main(["--set", "rendered", "--holes", "1.5"]) == 1
+    assert "--holes takes a share" in capsys.readouterr().err

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from companion.rules import DIRECTIONS, Hex, canonical, opposite, replay_text
+from companion.vision.synth.render import render_record
 from companion.vision.synth.render_records import (
+    HOLE_NEIGHBOURS_MIN,
+    LaidTile,
     laid_tiles,
     legal_random_record,
     pool_record,
+    with_holes,
 )
 
 
@@ -42,3 +46,36 @@ def test_legal_records_replay_in_the_rules_engine():
     for seed in range(3):
         text = legal_random_record(seed, landscape=20)
         assert len(replay_text(text).board) == len(laid_tiles(text)) >= 15
+
+
+def _disc(rings: int) -> list[LaidTile]:
+    cells = [Hex(q, r) for q in range(-rings, rings + 1) for r in range(-rings, rings + 1)
+             if abs(q + r) <= rings]
+    return [LaidTile(c, "GGGGGG", None, None, None) for c in cells]
+
+
+def test_holes_leave_out_tiles_deep_inside_the_map_and_nothing_else():
+    tiles = _disc(2)  # 19 tiles: 7 with six neighbours, 6 more with four
+    cells = {t.at for t in tiles}
+    inner = [t for t in tiles if sum(n in cells for n in t.at.neighbors()) >= HOLE_NEIGHBOURS_MIN]
+    kept = with_holes(tiles, 0.25, seed=3)
+    gone = [t for t in tiles if t not in kept]
+    assert len(inner) == 13 and len(gone) == round(0.25 * len(inner)) == 3
+    assert all(t in inner for t in gone) and all(t in tiles for t in kept)
+    assert with_holes(tiles, 0.25, seed=3) == kept  # drawn from the seed
+    assert with_holes(tiles, 0.0, seed=3) == tiles
+
+
+def test_a_map_with_no_tile_that_far_inside_keeps_every_tile():
+    row = [LaidTile(Hex(q, 0), "GGGGGG", None, None, None) for q in range(6)]
+    assert with_holes(row, 0.5, seed=1) == row
+    assert len(with_holes(_disc(1), 0.01, seed=1)) == 6  # at least one hole when asked
+
+
+def test_a_render_with_holes_shows_and_knows_fewer_tiles():
+    text = "game: board-game\n" + "".join(f"{t.at.q} {t.at.r} GGGGGG\n" for t in _disc(1))
+    whole = render_record(text, seed=5, size_px=(800, 600), jpeg_quality=None)
+    holed = render_record(text, seed=5, size_px=(800, 600), jpeg_quality=None, holes=0.5)
+    assert len(whole.tiles) == 7 and len(holed.tiles) == 6
+    assert (0, 0) not in {tuple(t.at) for t in holed.tiles}  # the centre, the only inner tile
+    assert not (holed.image == whole.image).all()

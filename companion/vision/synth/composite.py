@@ -35,6 +35,7 @@ from companion.vision.synth.render_records import (
     PoolTile,
     laid_tiles,
     legal_random_record,
+    with_holes,
 )
 
 DEFAULT_TILES = Path("..") / "shared" / "tiles"
@@ -232,20 +233,22 @@ def _bubble_angle(img: np.ndarray, alpha: np.ndarray) -> float | None:
 
 
 def composite_record(record_text: str | None = None, *, seed: int, landscape: int = 30,
-                     folder: str | Path | None = None, **photo: Any) -> Rendered:
+                     folder: str | Path | None = None, holes: float = 0.0,
+                     **photo: Any) -> Rendered:
     """A 12 MP (by default) photo of an assembled map made of real tile crops.
 
     With ``record_text`` None, a random legal record is drawn from the real tiles
     (``landscape`` tiles, a few of them task tiles with markers). ``photo`` takes the
     options of ``render.render_record`` (``size_px``, ``tilt_deg``, ``background``, ...).
-    ``folder`` is the tiles folder (see ``shared_tiles_dir``). Raises
+    ``folder`` is the tiles folder (see ``shared_tiles_dir``); ``holes`` the share of the
+    tiles inside the map left out (``render_records.with_holes``). Raises
     ``FileNotFoundError`` when it lacks the development photos and ``ValueError``
     when the record uses a tile that is not among the real crops.
     """
     tiles = real_tiles(folder)
     if record_text is None:
         record_text = legal_random_record(seed, landscape, pool=tile_pool(tiles))
-    laid = laid_tiles(record_text)
+    laid = with_holes(laid_tiles(record_text), holes, seed)
     painter = CropPainter(tiles)
     rendered = render_tiles(laid, painter, seed=seed, record=record_text, **photo)
     rendered.kind = "composite"

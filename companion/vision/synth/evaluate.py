@@ -389,12 +389,14 @@ def truth_of_json(data: dict[str, Any]) -> list[Truth]:
 
 def rendered_cases(count: int, seed: int, size: tuple[int, int],
                    real_table: bool = False, skip: int = 0, table: str | None = None,
-                   clutter: bool = True, **light: float) -> Iterator[Case]:
+                   clutter: bool = True, holes: float = 0.0, **light: float
+                   ) -> Iterator[Case]:
     """``light``: ``shadow``, ``lighting``, ``glare`` or (with ``real_table``) ``ev``
     fixed for every photo (else drawn at random, as ``render.render_record`` does);
     ``table``: with ``real_table``, the table every photo shows
-    (``render_table.BACKGROUNDS``; else drawn). The first ``skip`` of the ``count``
-    photos are not drawn (the rest are the same as without skipping)."""
+    (``render_table.BACKGROUNDS``; else drawn); ``holes``: the share of the tiles inside
+    each map left out (``render_records.with_holes``). The first ``skip`` of the
+    ``count`` photos are not drawn (the rest are the same as without skipping)."""
     from companion.vision.synth.render import render_record
     from companion.vision.synth.render_records import random_record
 
@@ -406,7 +408,8 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
             continue
         text = random_record(s, tiles)
         r = render_record(text, seed=s, size_px=size, jpeg_quality=None,
-                          real_table=real_table, table=table, clutter=clutter, **light)
+                          real_table=real_table, table=table, clutter=clutter, holes=holes,
+                          **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"rendered-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
@@ -415,10 +418,10 @@ def rendered_cases(count: int, seed: int, size: tuple[int, int],
 def composite_cases(count: int, seed: int, size: tuple[int, int],
                     tiles: str | Path | None = None, real_table: bool = False,
                     skip: int = 0, table: str | None = None, clutter: bool = True,
-                    **light: float) -> Iterator[Case]:
+                    holes: float = 0.0, **light: float) -> Iterator[Case]:
     """Composites of the crops from the tiles folder ``tiles`` (see
-    ``composite.shared_tiles_dir``); ``light``, ``table``, ``clutter`` and ``skip`` as
-    for ``rendered_cases``."""
+    ``composite.shared_tiles_dir``); ``light``, ``table``, ``clutter``, ``holes`` and
+    ``skip`` as for ``rendered_cases``."""
     from companion.vision.synth.composite import composite_record
 
     rng = np.random.default_rng(seed)
@@ -429,7 +432,7 @@ def composite_cases(count: int, seed: int, size: tuple[int, int],
             continue
         r = composite_record(seed=s, landscape=landscape, size_px=size,
                              folder=tiles, jpeg_quality=None, real_table=real_table,
-                             table=table, clutter=clutter, **light)
+                             table=table, clutter=clutter, holes=holes, **light)
         quality = int(r.params.get("jpeg_quality") or 90)
         yield Case(f"composite-{s}", _encode(r.image, quality), truth_of_rendered(r.tiles),
                    "assembled")
@@ -540,6 +543,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-clutter", action="store_true",
                         help="(with --real-table) nothing beside the tiles: no score pad, "
                              "cards, box lid or markers")
+    parser.add_argument("--holes", type=float, default=0.0, metavar="SHARE",
+                        help="(rendered, composite) leave out this share (0..1) of the tiles "
+                             "inside each map: the table shows through holes, as in real "
+                             "maps (render_records.with_holes)")
     parser.add_argument("--model", default=None, metavar="NPZ",
                         help="read edges with this terrain model instead of the shipped one")
     parser.add_argument("--per-photo", action="store_true",
@@ -554,10 +561,16 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print(f"evaluate: --size {args.size!r} is not WIDTHxHEIGHT", file=sys.stderr)
         return 1
+    if not 0.0 <= args.holes < 1.0 or (args.holes and args.set not in ("rendered",
+                                                                       "composite")):
+        print("evaluate: --holes takes a share from 0 to 1, for --set rendered or composite",
+              file=sys.stderr)
+        return 1
     cases: Iterable[Case]
     if args.set == "rendered":
         cases = rendered_cases(args.count, args.seed, (w, h), args.real_table,
-                               table=args.table, clutter=not args.no_clutter, **light)
+                               table=args.table, clutter=not args.no_clutter,
+                               holes=args.holes, **light)
     elif args.set in ("composite", "loose-composite"):
         from companion.vision.synth.composite import shared_tiles_dir
 
@@ -565,9 +578,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.set}: {args.tiles or '../shared/tiles'} lacks the tile photos; "
                   "nothing to evaluate")
             return 0
-        made = composite_cases if args.set == "composite" else loose_composite_cases
-        cases = made(args.count, args.seed, (w, h), args.tiles, args.real_table,
-                     table=args.table, clutter=not args.no_clutter, **light)
+        if args.set == "composite":
+            cases = composite_cases(args.count, args.seed, (w, h), args.tiles,
+                                    args.real_table, table=args.table,
+                                    clutter=not args.no_clutter, holes=args.holes, **light)
+        else:
+            cases = loose_composite_cases(args.count, args.seed, (w, h), args.tiles,
+                                          args.real_table, table=args.table,
+                                          clutter=not args.no_clutter, **light)
     elif args.set == "loose":
         cases = list(loose_cases(args.tiles))
         if not cases:
@@ -579,7 +597,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"set: {args.set}" + "".join(f", {k} {v}" for k, v in light.items())
           + (", real table" if args.real_table else "")
           + (f", table {args.table}" if args.table and args.real_table else "")
-          + (", no clutter" if args.no_clutter and args.real_table else ""))
+          + (", no clutter" if args.no_clutter and args.real_table else "")
+          + (f", holes {args.holes:g}" if args.holes else ""))
     try:
         config = scan_config(args.config)
     except (TypeError, ValueError) as err:

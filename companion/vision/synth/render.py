@@ -34,7 +34,7 @@ import numpy as np
 
 from companion.rules import Hex, Layout
 from companion.vision.synth.render_art import CARDBOARD_SIDE, TileArt, draw_tile, hexagon
-from companion.vision.synth.render_records import LaidTile, laid_tiles, random_record
+from companion.vision.synth.render_records import LaidTile, laid_tiles, random_record, with_holes
 from companion.vision.synth.render_scene import (
     BACKGROUNDS,
     apply_light,
@@ -187,7 +187,7 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
                   jpeg_quality: int | None | str = "random",
                   fill: float | None = None, real_table: bool = False,
                   table: str | None = None, ev: float | None = None,
-                  clutter: bool = True) -> Rendered:
+                  clutter: bool = True, holes: float = 0.0) -> Rendered:
     """Draw the record's landscape as a photo; options left ``None`` are drawn from ``seed``.
 
     ``tilt_deg``: camera pitch from straight down (0..35 typical); ``yaw_deg``: turn of the
@@ -202,9 +202,11 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
     ``render_table.BACKGROUNDS``) instead of one drawn from ``seed``; ``ev``: with
     ``real_table``, the exposure in EV instead of the one drawn (an overexposed photo:
     about +0.7 and up clips the pale art); ``clutter`` false: with ``real_table``, nothing
-    beside the map (the photo otherwise the same).
+    beside the map (the photo otherwise the same); ``holes``: the share of the tiles
+    inside the map left out (``render_records.with_holes``).
     """
-    return render_tiles(laid_tiles(record_text), procedural_painter, seed=seed,
+    return render_tiles(with_holes(laid_tiles(record_text), holes, seed), procedural_painter,
+                        seed=seed,
                         record=record_text, size_px=size_px, tilt_deg=tilt_deg,
                         yaw_deg=yaw_deg, background=background, lighting=lighting,
                         shadow=shadow, glare=glare, blur=blur, noise=noise,

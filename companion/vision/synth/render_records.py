@@ -56,6 +56,27 @@ def laid_tiles(record_text: str) -> list[LaidTile]:
     return list(out.values())
 
 
+HOLE_NEIGHBOURS_MIN = 4
+"""A tile ``with_holes`` may leave out has at least this many neighbours on the map (the
+random maps are loose: hardly a tile has six), so the table shows in a hole or a deep
+bay between tiles."""
+
+
+def with_holes(tiles: Sequence[LaidTile], share: float, seed: int) -> list[LaidTile]:
+    """``tiles`` less ``share`` (at least one) of those with ``HOLE_NEIGHBOURS_MIN``
+    neighbours on the map, drawn from ``seed``: a map with holes, the table showing
+    through where a tile is missing inside it, as real maps have. Unchanged when no tile
+    lies that far inside or ``share`` is 0."""
+    cells = {t.at for t in tiles}
+    inner = [i for i, t in enumerate(tiles)
+             if sum(n in cells for n in t.at.neighbors()) >= HOLE_NEIGHBOURS_MIN]
+    if share <= 0 or not inner:
+        return list(tiles)
+    count = min(len(inner), max(1, round(share * len(inner))))
+    gone = set(np.random.default_rng([seed, 31]).choice(inner, count, replace=False).tolist())
+    return [t for i, t in enumerate(tiles) if i not in gone]
+
+
 def _fits(board: dict[Hex, str], at: Hex, code: str) -> bool:
     touching = False
     for e, d in enumerate(DIRECTIONS):
