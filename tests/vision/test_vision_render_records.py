@@ -66,6 +66,25 @@ def test_holes_leave_out_tiles_deep_inside_the_map_and_nothing_else():
     assert with_holes(tiles, 0.0, seed=3) == tiles
 
 
+def test_holes_never_cut_the_map_in_two():
+    # (0, 0) has four neighbours and is the only way between the two pairs beside it.
+    cells = [Hex(0, 0), Hex(-1, 0), Hex(-1, 1), Hex(1, 0), Hex(1, -1)]
+    bridge = [LaidTile(c, "GGGGGG", None, None, None) for c in cells]
+    assert sum(n in set(cells) for n in Hex(0, 0).neighbors()) == HOLE_NEIGHBOURS_MIN
+    assert with_holes(bridge, 0.99, seed=2) == bridge
+    for seed in range(5):  # a bigger map: whatever is left out, the rest is one piece
+        kept = {t.at for t in with_holes(_disc(3), 0.99, seed)}
+        assert len(kept) < 37
+        start = next(iter(kept))
+        seen, todo = {start}, [start]
+        while todo:
+            for n in todo.pop().neighbors():
+                if n in kept and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        assert seen == kept
+
+
 def test_a_map_with_no_tile_that_far_inside_keeps_every_tile():
     row = [LaidTile(Hex(q, 0), "GGGGGG", None, None, None) for q in range(6)]
     assert with_holes(row, 0.5, seed=1) == row

@@ -65,16 +65,36 @@ bay between tiles."""
 def with_holes(tiles: Sequence[LaidTile], share: float, seed: int) -> list[LaidTile]:
     """``tiles`` less ``share`` (at least one) of those with ``HOLE_NEIGHBOURS_MIN``
     neighbours on the map, drawn from ``seed``: a map with holes, the table showing
-    through where a tile is missing inside it, as real maps have. Unchanged when no tile
-    lies that far inside or ``share`` is 0."""
+    through where a tile is missing inside it, as real maps have. A tile whose absence
+    would cut the map in two stays (every tile of a game is laid beside another, so a
+    map is one piece). Unchanged when no tile lies that far inside or ``share`` is 0."""
     cells = {t.at for t in tiles}
     inner = [i for i, t in enumerate(tiles)
              if sum(n in cells for n in t.at.neighbors()) >= HOLE_NEIGHBOURS_MIN]
     if share <= 0 or not inner:
         return list(tiles)
     count = min(len(inner), max(1, round(share * len(inner))))
-    gone = set(np.random.default_rng([seed, 31]).choice(inner, count, replace=False).tolist())
+    gone: set[int] = set()
+    for i in np.random.default_rng([seed, 31]).permutation(inner).tolist():
+        if len(gone) == count:
+            break
+        if _in_one_piece(cells - {tiles[j].at for j in gone | {i}}):
+            gone.add(i)
     return [t for i, t in enumerate(tiles) if i not in gone]
+
+
+def _in_one_piece(cells: set[Hex]) -> bool:
+    """Whether the cells are connected through shared edges."""
+    if not cells:
+        return True
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
+    while todo:
+        for n in todo.pop().neighbors():
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(cells)
 
 
 def _fits(board: dict[Hex, str], at: Hex, code: str) -> bool:
