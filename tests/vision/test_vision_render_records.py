@@ -7,6 +7,7 @@ from companion.vision.synth.render import render_record
 from companion.vision.synth.render_records import (
     HOLE_NEIGHBOURS_MIN,
     LaidTile,
+    _in_one_piece,
     laid_tiles,
     legal_random_record,
     pool_record,
@@ -72,17 +73,11 @@ def test_holes_never_cut_the_map_in_two():
     bridge = [LaidTile(c, "GGGGGG", None, None, None) for c in cells]
     assert sum(n in set(cells) for n in Hex(0, 0).neighbors()) == HOLE_NEIGHBOURS_MIN
     assert with_holes(bridge, 0.99, seed=2) == bridge
+    assert _in_one_piece(set(cells)) and not _in_one_piece(set(cells) - {Hex(0, 0)})
+    assert _in_one_piece({t.at for t in _disc(2)} - {Hex(0, 0)})  # a ring round a hole
     for seed in range(5):  # a bigger map: whatever is left out, the rest is one piece
         kept = {t.at for t in with_holes(_disc(3), 0.99, seed)}
-        assert len(kept) < 37
-        start = next(iter(kept))
-        seen, todo = {start}, [start]
-        while todo:
-            for n in todo.pop().neighbors():
-                if n in kept and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        assert seen == kept
+        assert len(kept) < 37 and _in_one_piece(kept)
 
 
 def test_a_map_with_no_tile_that_far_inside_keeps_every_tile():
