@@ -9,6 +9,8 @@ given pool of physical tiles instead (the composite photos draw from the real ti
 crops only): turned at random, laid connected with every touching edge allowed by
 ``companion.rules.edges_can_meet``, written with ``companion.rules.write_record``;
 ``legal_random_record`` redraws that until the rules engine replays it.
+``with_holes`` leaves tiles deep inside a map out, keeping it in one piece: the table
+then shows through holes, as in real maps (``evaluate --holes``).
 """
 
 from __future__ import annotations
