@@ -578,14 +578,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.set}: {args.tiles or '../shared/tiles'} lacks the tile photos; "
                   "nothing to evaluate")
             return 0
-        if args.set == "composite":
-            cases = composite_cases(args.count, args.seed, (w, h), args.tiles,
-                                    args.real_table, table=args.table,
-                                    clutter=not args.no_clutter, holes=args.holes, **light)
-        else:
-            cases = loose_composite_cases(args.count, args.seed, (w, h), args.tiles,
-                                          args.real_table, table=args.table,
-                                          clutter=not args.no_clutter, **light)
+        made = composite_cases if args.set == "composite" else loose_composite_cases
+        holes = {"holes": args.holes} if args.set == "composite" else {}
+        cases = made(args.count, args.seed, (w, h), args.tiles, args.real_table,
+                     table=args.table, clutter=not args.no_clutter, **holes, **light)
     elif args.set == "loose":
         cases = list(loose_cases(args.tiles))
         if not cases:
