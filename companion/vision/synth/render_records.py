@@ -70,10 +70,12 @@ def with_holes(tiles: Sequence[LaidTile], share: float, seed: int) -> list[LaidT
     through where a tile is missing inside it, as real maps have. A tile whose absence
     would cut the map in two stays (every tile of a game is laid beside another, so a
     map is one piece). Unchanged when no tile lies that far inside or ``share`` is 0."""
+    if share <= 0:
+        return list(tiles)
     cells = {t.at for t in tiles}
     inner = [i for i, t in enumerate(tiles)
              if sum(n in cells for n in t.at.neighbors()) >= HOLE_NEIGHBOURS_MIN]
-    if share <= 0 or not inner:
+    if not inner:
         return list(tiles)
     count = min(len(inner), max(1, round(share * len(inner))))
     gone: set[int] = set()
