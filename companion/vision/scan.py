@@ -944,6 +944,10 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
         image, best.cells,
         lambda c: rectify(image, best.lattice.cell_corners(c), config.rectify.radius), config)
 
+    def reference_for(layout: _Layout) -> _ArtReference | None:
+        alike = abs(_cell_radius(*layout) / max(best_radius, 1e-6) - 1.0) <= 0.1
+        return reference if alike else None
+
     def placement(job: _Layout | _Candidate) -> tuple[_Layout, _Placed] | None:
         if isinstance(job, _Candidate):
             wider = lattice_mod.refine_by_seams(job.start, job.view, config,
@@ -951,9 +955,8 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             job = (wider, lattice_mod.occupied(wider, job.view, config))
             if not job[1] or not _is_new(job, plain, radius):
                 return None
-        alike = abs(_cell_radius(*job) / max(best_radius, 1e-6) - 1.0) <= 0.1
         return job, _place_cells(image, view, *job, config, clock,
-                                 reference=reference if alike else None)
+                                 reference=reference_for(job))
 
     distinct: list[_Layout] = []
     placed: list[_Placed] = []
@@ -962,13 +965,15 @@ def _locate_assembled(image: np.ndarray, comps: list[Blob], raw: np.ndarray,
             distinct.append(done[0])
             placed.append(done[1])
     at = _best_placed(placed, radius, config)
-    chosen = _refitted(image, distinct[at], placed[at], config, clock)
+    chosen = _refitted(image, distinct[at], placed[at], config, clock,
+                       reference_for(distinct[at]))
     if chosen.agreement < config.lattice.period_weak_agreement or grown is not None:
         # A poor fit, or lattices of two sizes placed: the other placements, refitted
         # too, may fit better (a refit corrects a size or a phase the silhouette misled).
         others = sorted((i for i in range(len(placed)) if i != at),
                         key=lambda i: -placed[i].agreement)[:config.lattice.refit_poor_more]
-        tries = [(at, chosen)] + [(i, _refitted(image, distinct[i], placed[i], config, clock))
+        tries = [(at, chosen)] + [(i, _refitted(image, distinct[i], placed[i], config, clock,
+                                                reference_for(distinct[i])))
                                   for i in others]
         at, chosen = tries[_best_placed([t for _, t in tries], radius, config)]
     chosen = _finer(image, map_mask, distinct[at][0], chosen, config, clock,
@@ -1071,13 +1076,14 @@ def _finer(image: np.ndarray, map_mask: np.ndarray, lat: lattice_mod.Lattice,
 
 
 def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanConfig,
-              clock: Deadline | None) -> _Placed:
+              clock: Deadline | None, reference: _ArtReference | None = None) -> _Placed:
     """``placed``, or the same map placed again on a lattice refitted to its tiles: the
     seams over every tile placed (each on its own outline) refine the lattice, and the
     tiles' outlines judge (``_Placed.agreement``). The lattice was fitted where the
     silhouette showed the map, and drifts off the tiles further out: a dim photo's
     silhouette holds a few cells and the rest are grown by their art; tiles laid by
-    hand drift from one homography."""
+    hand drift from one homography. ``reference``: what the map's tiles look like, as
+    measured for its first placement (``_reference_of``), else measured again here."""
     import cv2
 
     lat, _ = layout
@@ -1100,7 +1106,8 @@ def _refitted(image: np.ndarray, layout: _Layout, placed: _Placed, config: ScanC
              if _inside(mask, refit.cell_center(c))]
     if not cells:
         return placed
-    again = _place_cells(image, view, refit, cells, config, clock, shadows=False)
+    again = _place_cells(image, view, refit, cells, config, clock, shadows=False,
+                         reference=reference)
     return [placed, again][_best_placed([placed, again], radius, config)]
 
 
