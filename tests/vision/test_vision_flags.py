@@ -7,6 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.vision import flags
 from companion.vision.config import DEFAULT_CONFIG
@@ -234,16 +236,22 @@ def test_unveiled_divides_out_a_glare_veil_of_any_size() -> None:
     assert unveiled(tile, np.zeros((5, 5), np.float32)) is tile
 
 
-@pytest.mark.parametrize("connectivity", [4, 8])
-def test_components_give_opencv_s_labels_areas_and_boxes(connectivity: int) -> None:
-    rng = np.random.default_rng(connectivity)
-    for _ in range(50):
-        noise = cv2.GaussianBlur(rng.random((111, 128)), (0, 0), 2.0)
-        mask = (noise > np.quantile(noise, rng.uniform(0.4, 0.8))).astype(np.uint8)
-        n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
-            mask, connectivity, cv2.CV_32S, cv2.CCL_SAUF)
-        m, ours, areas = flags._components(mask, connectivity)
-        assert m == n and np.array_equal(ours, labels)
-        assert np.array_equal(areas, stats[:, cv2.CC_STAT_AREA])
-        for i in range(1, n):
-            assert flags._box(ours, i) == tuple(int(v) for v in stats[i, :4])
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 255), min_size=1, max_size=60), st.sampled_from(
+    [np.uint8, np.float32, np.float64]), st.floats(-3.0, 3.0))
+def test_the_quick_median_is_numpy_s(values: list[int], dtype: type, shift: float) -> None:
+    data = np.array(values, np.float64)
+    data = (data if dtype is np.uint8 else data / 7.0 + shift).astype(dtype)
+    assert flags._median(data) == float(np.median(data))
+
+
+def test_labels_sized_keeps_the_components_within_the_areas() -> None:
+    mask = np.zeros((40, 60), np.uint8)
+    mask[2:4, 2:4] = 1      # 4 px
+    mask[10:15, 10:15] = 1  # 25 px
+    mask[20:30, 30:40] = 1  # 100 px
+    _, labels, stats = flags._components(mask, 8)
+    area_of = {int(labels[3, 3]): 4, int(labels[12, 12]): 25, int(labels[25, 35]): 100}
+    for least, most, kept in ((1, np.inf, {4, 25, 100}), (5, 100, {25, 100}),
+                              (4, 25, {4, 25}), (26, 99, set())):
+        assert {area_of[i] for i in flags._labels_sized(stats, least, most)} == kept
