@@ -4,14 +4,20 @@ hexagon's pixels by flat index (``rectify.inside_pixels``), the gains by lookup 
 (``edges.white_gains``), the boundary map zeroed per channel (``lattice.boundary_map``),
 the table's colours measured once per photo (``background.ColourOdds.of_photo``) and a
 map view's distance transforms made in a thread beside its boundary maps
-(``lattice.map_view``)."""
+(``lattice.map_view``); and a scan measures what its map's tiles look like once
+(``scan._reference_of``)."""
 
 from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pytest import MonkeyPatch
 
 from companion.vision import edges, lattice
 from companion.vision.background import ColourOdds, border_pixels
@@ -158,3 +164,24 @@ def test_a_map_view_is_its_parts_computed_one_after_another(seed: int, radius: f
     assert np.array_equal(view.grad, grad) and np.array_equal(view.beyond, beyond)
     x, y, w, h = cv2.boundingRect(mask)
     assert view.box == (x, y, x + w, y + h)
+
+
+def test_a_scan_measures_what_the_map_s_tiles_look_like_once(monkeypatch: MonkeyPatch
+                                                              ) -> None:
+    """Every placement of the tiles' size, the refit of the chosen one included, judges
+    the cells beside the map against one art reference (``scan._reference_of``, about
+    0.05 s a measurement): the refit measuring its own made it two a photo."""
+    scan_module = importlib.import_module("companion.vision.scan")
+    measured = scan_module._reference_of
+    calls: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return measured(*args, **kwargs)
+
+    monkeypatch.setattr(scan_module, "_reference_of", counted)
+    photo = Path(__file__).resolve().parents[2] / "sample_photos" / "wood-from-above.jpg"
+    result = scan_module.scan(photo, DEFAULT_CONFIG.tuned(fork_locating=False,
+                                                          time_limit_s=120.0))
+    assert result.kind == "assembled" and len(result.tiles) >= 20
+    assert len(calls) == 1
