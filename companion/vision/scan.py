@@ -310,13 +310,17 @@ def _locate(photo: Photo, config: ScanConfig, clock: Deadline | None
 def foreground(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarray, np.ndarray]:
     """The foreground masks the tiles are located in: with holes filled and before
     (``background.foreground_mask``), loose tiles joined by glare parted
-    (``_parted_by_glare``)."""
+    (``_parted_by_glare``). The table in glare that the parting needs is judged in a
+    thread while the foreground is (most photos hold a cluster it looks into)."""
+    glare = (Background(partial(table_in_glare, image, config), "parting-glare")
+             if config.find.glare_parts else None)
     raw = foreground_mask(image, config, fill=False)
-    return _parted_by_glare(image, fill_holes(raw), raw, config)
+    return _parted_by_glare(image, fill_holes(raw), raw, config, glare)
 
 
 def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
-                     config: ScanConfig) -> tuple[np.ndarray, np.ndarray]:
+                     config: ScanConfig, glare_judged: Background[np.ndarray] | None = None
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """``mask`` and ``raw`` with the clusters that loose tiles joined by a pool of light
     or glare make parted (``find.glare_parts``).
 
@@ -337,7 +341,8 @@ def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
       cut off by the removal touches the rest of it; glare's fringe leaves specks).
 
     Elsewhere the foreground is left as it is: tile art in the colours of the table and
-    white (fields on wood) stays tile art.
+    white (fields on wood) stays tile art. ``glare_judged``: ``table_in_glare`` of the
+    image, when already under way.
     """
     import cv2
 
@@ -350,7 +355,7 @@ def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
                 if b.hexagon is None and b.area > config.find.glare_cluster_min * typical]
     if not clusters:
         return mask, raw
-    glare = table_in_glare(image, config)
+    glare = glare_judged.result() if glare_judged is not None else table_in_glare(image, config)
     parted_raw = tidied(np.where(glare, 0, raw).astype(np.uint8))
     parted_mask = fill_holes(parted_raw)
     labels = np.zeros(mask.shape[:2], np.int32)

@@ -4,8 +4,9 @@ hexagon's pixels by flat index (``rectify.inside_pixels``), the gains by lookup 
 (``edges.white_gains``), the boundary map zeroed per channel (``lattice.boundary_map``),
 the table's colours measured once per photo (``background.ColourOdds.of_photo``) and a
 map view's distance transforms made in a thread beside its boundary maps
-(``lattice.map_view``); and a scan measures what its map's tiles look like once
-(``scan._reference_of``)."""
+(``lattice.map_view``); a scan measures what its map's tiles look like once
+(``scan._reference_of``), and judges the table in glare beside its foreground
+(``scan.foreground``)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from hypothesis import strategies as st
 from pytest import MonkeyPatch
 
 from companion.vision import edges, lattice
-from companion.vision.background import ColourOdds, border_pixels
+from companion.vision.background import ColourOdds, border_pixels, fill_holes, foreground_mask
 from companion.vision.config import DEFAULT_CONFIG
 from companion.vision.rectify import hexagon_mask, inside_pixels, rectify, standard_size
+from tests.helpers.lit_table import lit_photo
 
 
 @given(radius=st.integers(4, 60), channels=st.sampled_from([0, 1, 3]), seed=st.integers(0, 99))
@@ -185,3 +187,16 @@ def test_a_scan_measures_what_the_map_s_tiles_look_like_once(monkeypatch: Monkey
                                                           time_limit_s=120.0))
     assert result.kind == "assembled" and len(result.tiles) >= 20
     assert len(calls) == 1
+
+
+def test_the_foreground_with_the_glare_judged_in_a_thread_is_the_plain_one() -> None:
+    """``scan.foreground`` judges the table in glare while the foreground is made; the
+    masks are those of the two steps one after the other (here two loose tiles joined
+    by a pool of light on wood, which the glare parts)."""
+    scan_module = importlib.import_module("companion.vision.scan")
+    image = lit_photo((40, 75, 140), pool=1.7, glare=0.7)
+    raw = foreground_mask(image, DEFAULT_CONFIG, fill=False)
+    plain = scan_module._parted_by_glare(image, fill_holes(raw), raw, DEFAULT_CONFIG)
+    threaded = scan_module.foreground(image, DEFAULT_CONFIG)
+    assert not np.array_equal(plain[1], raw)  # the glare parted them
+    assert all(np.array_equal(p, t) for p, t in zip(plain, threaded, strict=True))
