@@ -206,8 +206,7 @@ def render_record(record_text: str, *, seed: int, size_px: tuple[int, int] = (40
     inside the map left out (``render_records.with_holes``).
     """
     return render_tiles(with_holes(laid_tiles(record_text), holes, seed), procedural_painter,
-                        seed=seed,
-                        record=record_text, size_px=size_px, tilt_deg=tilt_deg,
+                        seed=seed, record=record_text, size_px=size_px, tilt_deg=tilt_deg,
                         yaw_deg=yaw_deg, background=background, lighting=lighting,
                         shadow=shadow, glare=glare, blur=blur, noise=noise,
                         jpeg_quality=jpeg_quality, fill=fill, real_table=real_table,
