@@ -58,8 +58,9 @@ train-flags: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.train_flags
 
 # Refits companion/vision/models/cells.json (which located cells of a map hold a tile)
-# from the cells the lattice locates in photos of seeds no evaluation uses (~8 min,
-# seeded). ROWS=FILE keeps the located cells there; with REUSE=1 it refits in seconds.
+# from the cells the lattice locates in photos of seeds no evaluation uses, some of
+# maps with holes (~12-15 min, seeded). ROWS=FILE keeps the located cells there; with
+# REUSE=1 it refits in seconds.
 fit-cells: install-dev
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m companion.vision.synth.fit_cells --tiles $(TILES) $(if $(ROWS),--rows $(ROWS)) $(if $(REUSE),--reuse-rows)
 

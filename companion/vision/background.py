@@ -164,7 +164,7 @@ def background_distance(image: np.ndarray, config: ScanConfig
 def foreground_mask(image: np.ndarray, config: ScanConfig, fill: bool = True) -> np.ndarray:
     """Mask of tile pixels (255) against the table (0), specks removed; holes filled
     unless ``fill`` is false (an assembled map's empty cells are real holes)."""
-    mask = _foreground_mask(image, config)
+    mask = foreground_and_table(image, config)[0]
     return fill_holes(mask) if fill else mask
 
 
@@ -263,7 +263,11 @@ def _table_in_glare(image: np.ndarray, config: ScanConfig) -> np.ndarray:
     return out
 
 
-def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
+def foreground_and_table(image: np.ndarray, config: ScanConfig
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """``foreground_mask`` with holes left open and, per pixel, whether the table model
+    takes it for table (boolean) before specks are removed and gaps closed: the table a
+    hole in a map shows, which the closing may bridge."""
     # The table's shadows and checks are judged in threads while the distance is measured
     # (OpenCV and large numpy arrays release the GIL).
     shadow = (Background(partial(table_in_shadow, image, config), "table-shadow")
@@ -285,9 +289,12 @@ def _foreground_mask(image: np.ndarray, config: ScanConfig) -> np.ndarray:
         far &= ~glare.result()
     mask = far | (sat > sat_thr)
     mask_u8 = tidied(mask.astype(np.uint8) * 255)
+    table = ~mask
     if checks is not None:
-        mask_u8[checks.result()] = 0
-    return mask_u8
+        seen = checks.result()
+        mask_u8[seen] = 0
+        table |= seen
+    return mask_u8, table
 
 
 def tidied(mask: np.ndarray) -> np.ndarray:

@@ -10,14 +10,17 @@ ruled paper do, tile art does not) or two ways at right angles (checks and gingh
 seen through a hole in the map), its texture, flatness, saturation, brightness and
 mean colour relative to the photo's median tile-like cell only (tiles in one photo share
 light and focus, clutter does not; an absolute level would learn the training photos'
-light), how well its outline agrees with the seams, and how many of its lattice
-neighbours were located. Each cell is measured as if lit like the median cell
-(``shade_gains``: brightened by the ratio of the median cell's local meadow brightness
-to its own, ``find.shade_gain_max`` at most), so a cast shadow over part of the map
-does not pass for smooth, flat table. A logistic model (``CellModel``: standardisation, weights,
-bias, over the row and a few hinges of it, ``design``, each column capped where the
-tiles' own values end, ``tile_caps``) turns the row into P(tile); cells at or above
-``CellModel.threshold`` are kept. The weights and the threshold are fitted
+light), how well its outline agrees with the seams, how many of its lattice
+neighbours were located, and the shares of its inside that the table model and the
+glare judgement take for table (``scan.with_table_seen``: a hole in the map shows the
+table, in a pool of glare too, where its art alone passes for pale meadow). Each cell
+is measured as if lit like the median cell (``shade_gains``: brightened by the ratio
+of the median cell's local meadow brightness to its own, ``find.shade_gain_max`` at
+most), so a cast shadow over part of the map does not pass for smooth, flat table. A
+logistic model (``CellModel``: standardisation, weights, bias, over the row and a few
+hinges of it, ``design``, each column capped where the tiles' own values end,
+``tile_caps``) turns the row into P(tile); cells at or above ``CellModel.threshold``
+are kept. The weights and the threshold are fitted
 on scans of rendered and composite photos with known truth that no evaluation uses
 (``companion.vision.synth.fit_cells``, ``make fit-cells``). File: ``models/cells.json``
 (``features`` names the columns, so a file for other features is refused rather than
@@ -63,6 +66,8 @@ FEATURES: tuple[str, ...] = (
     "misfit",           # 1 - seam agreement / median agreement, clipped to 0..1
     "neighbours",       # share of the six lattice neighbours that were located
     "tile_neighbours",  # share of the six that show enough game colours
+    "table_seen",       # share of the inside the table model takes for table
+    "glare_seen",       # share of the inside judged table in glare
 )
 
 HINGES: tuple[tuple[str, tuple[float, ...], int], ...] = (
@@ -200,11 +205,14 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
              cells: Sequence[tuple[int, int] | None], agreement: Sequence[float | None],
              config: ScanConfig, min_game_share: float,
              counted: Sequence[bool] | None = None,
-             light: Sequence[float] | None = None) -> np.ndarray:
+             light: Sequence[float] | None = None,
+             table: Sequence[tuple[float, float]] | None = None) -> np.ndarray:
     """The ``FEATURES`` rows (n x len(FEATURES)) of the located cells: ``tiles`` their
     rectified art, ``classes`` its pixel classes, ``cells`` their lattice cells,
     ``agreement`` their seam agreement (``lattice.CellFits``), ``light`` the brightness
-    of their local meadow (``edges.local_meadows``; default: every cell lit alike).
+    of their local meadow (``edges.local_meadows``; default: every cell lit alike),
+    ``table`` the shares of their inside seen as table and as table in glare
+    (``scan.with_table_seen``; default none).
     Each cell is judged as if lit like the median cell (``shade_gains``). The medians
     are those of the cells whose game-colour share reaches ``min_game_share`` when
     there are three, else of every cell; only the ``counted`` cells (default all) are
@@ -268,6 +276,7 @@ def features(tiles: Sequence[np.ndarray], classes: Sequence[np.ndarray],
         misfit,
         np.array([around(c, located) for c in cells]),
         np.array([around(c, tile_like) for c in cells]),
+        *(np.zeros((2, n)) if table is None else np.asarray(table, np.float64).T),
     ]
     return np.column_stack(columns)
 

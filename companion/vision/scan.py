@@ -52,7 +52,7 @@ from companion.vision import lattice as lattice_mod
 from companion.vision.background import (
     ColourOdds,
     fill_holes,
-    foreground_mask,
+    foreground_and_table,
     table_in_glare,
     tidied,
 )
@@ -82,6 +82,9 @@ Reading = tuple[str, tuple[float, ...], dict[str, object]]
 LOOSE_SPACING = 1.2
 """Lone hexagons whose median distance to the nearest other is this many tile widths or
 more lie apart as loose tiles do (a map's lie one width apart)."""
+TABLE_SEEN_INSIDE = 0.8
+"""How far towards its corners a cell's inside reaches when the table it shows is
+measured (``with_table_seen``): clear of the seams and the neighbours' rims."""
 TASK_SECTIONS = ("task", "box-1-task")
 LANDSCAPE_SECTIONS = ("landscape", "box-2-landscape")
 
@@ -202,6 +205,9 @@ class LocatedTile:
     edged: bool = False
     """Every side the cell shows to the table (at least ``find.keep_edged_sides_min``)
     is a tile's edge (``_edged_all_round``): a tile, whatever its art shows."""
+    table_seen: tuple[float, float] = (0.0, 0.0)
+    """For a cell of an assembled map, the shares of its inside that the table model
+    and the glare judgement take for table (``with_table_seen``)."""
     by_rim: bool = False
     """A loose tile the foreground missed, found by its rim alone (``rim_search``): in
     a shadow or of the table's colours, it is read in doubt on every edge."""
@@ -265,12 +271,13 @@ def _run(image: ImageInput, config: ScanConfig
     photo = brought_up(loaded, config)
     clock.check()
     try:
-        found, kind, mask, raw = _locate(photo, config, clock)
+        found, kind, seen = _locate(photo, config, clock)
+        mask = seen.mask
         clock.check()
         try:
             return read_tiles(photo, found, kind, config, clock), found, photo, mask
         except ScanError as err:
-            again = (_beside_clutter(photo, found, mask, raw, config, clock)
+            again = (_beside_clutter(photo, found, seen, config, clock)
                      if err.code.startswith("no-tiles") and kind == "assembled" else None)
             if again is None:
                 raise
@@ -295,27 +302,88 @@ def locate(photo: Photo, config: ScanConfig, clock: Deadline | None = None
            ) -> tuple[list[LocatedTile], str, np.ndarray]:
     """The tiles of a loaded photo (``locate_tiles``), their kind and the foreground
     mask (holes filled) they were found in."""
-    return _locate(photo, config, clock)[:3]
+    found, kind, seen = _locate(photo, config, clock)
+    return found, kind, seen.mask
 
 
 def _locate(photo: Photo, config: ScanConfig, clock: Deadline | None
-            ) -> tuple[list[LocatedTile], str, np.ndarray, np.ndarray]:
-    """``locate`` and the foreground mask before its holes were filled."""
+            ) -> tuple[list[LocatedTile], str, Foreground]:
+    """``locate`` and everything the foreground stage saw; an assembled map's cells
+    carry how much of them the table shows (``with_table_seen``)."""
     with keeping(photo.image):
-        mask, raw = foreground(photo.image, config)
-        found, kind = locate_tiles(photo.image, config, clock, mask, raw)
-    return found, kind, mask, raw
+        seen = seen_foreground(photo.image, config)
+        found, kind = locate_tiles(photo.image, config, clock, seen.mask, seen.raw)
+    return with_table_seen(found, kind, seen), kind, seen
+
+
+class Foreground(NamedTuple):
+    """The foreground stage's masks (working pixels): ``mask`` with holes filled,
+    ``raw`` before, ``table`` the pixels the table model takes for table before specks
+    are removed and gaps closed (``background.foreground_and_table``), and ``glare`` the
+    table in glare (``background.table_in_glare``) being judged in a thread, None when
+    ``find.glare_parts`` is off."""
+
+    mask: np.ndarray
+    raw: np.ndarray
+    table: np.ndarray
+    glare: Background[np.ndarray] | None
 
 
 def foreground(image: np.ndarray, config: ScanConfig) -> tuple[np.ndarray, np.ndarray]:
     """The foreground masks the tiles are located in: with holes filled and before
     (``background.foreground_mask``), loose tiles joined by glare parted
-    (``_parted_by_glare``). The table in glare that the parting needs is judged in a
-    thread while the foreground is (most photos hold a cluster it looks into)."""
+    (``_parted_by_glare``)."""
+    seen = seen_foreground(image, config)
+    return seen.mask, seen.raw
+
+
+def seen_foreground(image: np.ndarray, config: ScanConfig) -> Foreground:
+    """``foreground`` and the table it saw. The table in glare that the parting needs is
+    judged in a thread while the foreground is (most photos hold a cluster it looks
+    into, and an assembled map's cells are measured against it)."""
     glare = (Background(partial(table_in_glare, image, config), "parting-glare")
              if config.find.glare_parts else None)
-    raw = foreground_mask(image, config, fill=False)
-    return _parted_by_glare(image, fill_holes(raw), raw, config, glare)
+    raw, table = foreground_and_table(image, config)
+    mask, raw = _parted_by_glare(image, fill_holes(raw), raw, config, glare)
+    return Foreground(mask, raw, table, glare)
+
+
+def with_table_seen(found: list[LocatedTile], kind: str, seen: Foreground
+                    ) -> list[LocatedTile]:
+    """An assembled map's cells with the shares of their inside (``TABLE_SEEN_INSIDE``
+    of the way to their corners) that the table model and the glare judgement take for
+    table (``LocatedTile.table_seen``): a hole in the map shows the table, a tile's art
+    seldom does. A cell wholly off the photo is left as it is."""
+    if kind != "assembled" or not found:
+        return found
+    glare = seen.glare.result() if seen.glare is not None else None
+    out = []
+    for f in found:
+        shares = _shares_inside(f.corners, seen.table, glare)
+        out.append(f if shares is None else replace(f, table_seen=shares))
+    return out
+
+
+def _shares_inside(corners: np.ndarray, table: np.ndarray, glare: np.ndarray | None
+                   ) -> tuple[float, float] | None:
+    """The shares of the cell's inside where ``table`` and ``glare`` (boolean masks;
+    none: 0) hold, or None when no pixel of it lies in the photo."""
+    import cv2
+
+    h, w = table.shape[:2]
+    centre = corners.mean(axis=0)
+    poly = centre + TABLE_SEEN_INSIDE * (corners - centre)
+    x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 1, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(poly - (x0, y0)).astype(np.int32), 1)
+    sel = inside > 0
+    if not sel.any():
+        return None
+    lit = float(glare[y0:y1, x0:x1][sel].mean()) if glare is not None else 0.0
+    return float(table[y0:y1, x0:x1][sel].mean()), lit
 
 
 def _parted_by_glare(image: np.ndarray, mask: np.ndarray, raw: np.ndarray,
@@ -408,8 +476,8 @@ def _solid(blob: Blob, config: ScanConfig) -> bool:
                        config)
 
 
-def _beside_clutter(photo: Photo, found: list[LocatedTile], mask: np.ndarray,
-                    raw: np.ndarray, config: ScanConfig, clock: Deadline | None
+def _beside_clutter(photo: Photo, found: list[LocatedTile], seen: Foreground,
+                    config: ScanConfig, clock: Deadline | None
                     ) -> tuple[list[LocatedTile], str, np.ndarray] | None:
     """The map located again (tiles, kind, mask) without the foreground components
     whose located cells show the game's colours (``_tile_like``) in fewer than
@@ -421,6 +489,7 @@ def _beside_clutter(photo: Photo, found: list[LocatedTile], mask: np.ndarray,
 
     if not config.find.clutter_retry or not found:
         return None
+    mask, raw = seen.mask, seen.raw
     tile_like = _tile_like(prepare(found, config), "assembled", config)
     _, labels = cv2.connectedComponents(mask)
     h, w = mask.shape
@@ -444,7 +513,7 @@ def _beside_clutter(photo: Photo, found: list[LocatedTile], mask: np.ndarray,
             again, kind = locate_tiles(photo.image, config, clock, mask, raw)
     except ScanError:
         return None
-    return (again, kind, mask) if again else None
+    return (with_table_seen(again, kind, seen), kind, mask) if again else None
 
 
 def locate_tiles(image: np.ndarray, config: ScanConfig, clock: Deadline | None = None,
@@ -1895,7 +1964,8 @@ def cell_rows(ready: Prepared, config: ScanConfig) -> np.ndarray:
                              [f.agreement for f in ready.found], config,
                              config.terrain.min_terrain_fraction,
                              [not f.beside for f in ready.found],
-                             [m[2] for m in ready.meadows])
+                             [m[2] for m in ready.meadows],
+                             [f.table_seen for f in ready.found])
 
 
 def holds_tiles(ready: Prepared, kind: str, config: ScanConfig) -> list[bool]:

@@ -242,9 +242,9 @@ def test_the_training_ring_locates_the_free_neighbours_and_a_scan_never_keeps_th
     scan_mod = importlib.import_module("companion.vision.scan")
     rendered = render_record(_hexagonal_map(2, 7), seed=7, size_px=(2400, 1800))
     photo = load_photo(_jpeg(rendered.image), DEFAULT_CONFIG)
-    plain, _ = scan_mod.locate_tiles(photo.image, DEFAULT_CONFIG)
+    plain, _, _ = scan_mod.locate(photo, DEFAULT_CONFIG)
     ring_config = DEFAULT_CONFIG.tuned(ring_cells=True)
-    found, kind = scan_mod.locate_tiles(photo.image, ring_config)
+    found, kind, _ = scan_mod.locate(photo, ring_config)
     map_cells = {f.cell for f in found if not f.beside}
     beside = {f.cell for f in found if f.beside}
     assert map_cells == {f.cell for f in plain} and len(beside) >= 6

@@ -71,15 +71,16 @@ def test_a_hole_the_map_surrounds_shows_no_side_to_the_table() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("skip", "tiles"), [(21, 19), (17, 44)])
+@pytest.mark.parametrize(("skip", "tiles", "by_model"), [(21, 19, 18), (17, 44, 44)])
 def test_pale_village_tiles_the_cell_model_refuses_are_kept_by_their_edges(
-        skip: int, tiles: int) -> None:
+        skip: int, tiles: int, by_model: int) -> None:
     """Renders 22021 and 22017 (held out, then looked into): an all-village tile in
-    bright light, located by the lattice, is refused by the cell model (0.16 and 0.19
+    bright light, located by the lattice, was refused by the cell model (0.16 and 0.19
     against its 0.35); its sides to the table are its own cardboard edge, and it is
-    kept, with no tile where none lies."""
+    kept, with no tile where none lies. Since the model judges the table each cell
+    shows (session 49), it keeps 22017's tile by itself; 22021's it still refuses."""
     edged, model_only, count = read_held_out(22000, skip, keep_edged_cells=False)
     assert count == tiles
-    assert model_only.placed_right == tiles - 1
+    assert model_only.placed_right == by_model
     assert edged.placed_right == tiles and edged.extra == 0
-    assert edged.edges_right >= model_only.edges_right + 6
+    assert edged.edges_right >= model_only.edges_right + 6 * (tiles - by_model)

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision.background import foreground_mask
 from companion.vision.config import DEFAULT_CONFIG, ScanConfig
 from companion.vision.find_tiles import blobs
 from companion.vision.scan import scan
@@ -57,9 +58,9 @@ def test_tiles_apart_with_art_in_the_tables_colours_are_left_whole() -> None:
     for c in tiles:  # pale fields, the wood's colour lightened
         cv2.fillPoly(image, [hexagon(c, RADIUS * 0.5)], (80, 130, 210))
     _, raw = scan_module.foreground(image, DEFAULT_CONFIG)
-    assert np.array_equal(raw, scan_module.foreground_mask(image, DEFAULT_CONFIG, fill=False))
+    assert np.array_equal(raw, foreground_mask(image, DEFAULT_CONFIG, fill=False))
     everywhere = DEFAULT_CONFIG.tuned(glare_as_table=True)
-    eaten = scan_module.foreground_mask(image, everywhere, fill=False)
+    eaten = foreground_mask(image, everywhere, fill=False)
     assert (raw > eaten).sum() > 0.1 * (raw > 0).sum()  # glare as table everywhere
 
 

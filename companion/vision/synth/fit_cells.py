@@ -1,7 +1,7 @@
 """Fit the cell model (``companion.vision.cell_art``, ``models/cells.json``) from located maps.
 
 Representation: a *row* is one cell the lattice located in a photo with known truth
-(``scan.locate_tiles`` with ``find.ring_cells``, then ``scan.prepare``), a cell of the
+(``scan.locate`` with ``find.ring_cells``, then ``scan.prepare``), a cell of the
 map or one of its free neighbours (the table, a mat or clutter a silhouette could take
 in, judged as if it had): its ``cell_art.FEATURES``, whether a
 tile lies there (its centre within ``TILE_WITHIN`` of the tile spacing from a truth
@@ -9,7 +9,7 @@ tile's: 1; farther than ``NO_TILE_BEYOND``: 0; rows between, a cell half over a 
 are left out) and its *group* (the photo set). The photos are generated here from seeds
 no evaluation uses (``FIT_SEEDS``): composites of the real crops and procedural renders,
 most of them with what a real table shows (``--real-table``: score pads, cards, lids,
-markers, mats, grain the background model misses).
+markers, mats, grain the background model misses), some of maps with holes.
 
 The model is an L2-regularised logistic regression (``fit_doubt.fit_logistic``) on the
 standardised rows and their hinges (``cell_art.design``), each group weighing alike and,
@@ -25,7 +25,7 @@ judged on renders, and the other way round).
     python -m companion.vision.synth.fit_cells [--tiles DIR] [--out PATH]
         [--rows NPZ] [--reuse-rows] [--workers 2]
 
-(``make fit-cells``: about 8 minutes on the shared 2-core machine.)
+(``make fit-cells``: about 12-15 minutes on the shared 2-core machine.)
 """
 
 from __future__ import annotations
@@ -48,8 +48,12 @@ from companion.vision.synth.fit_doubt import probability as logistic_probability
 SEED = 20261203
 FIT_SEEDS: dict[str, range] = {
     "composite-table": range(7600, 7700), "rendered-table": range(7700, 7760),
-    "composite": range(7800, 7812), "rendered": range(7850, 7862)}
-"""Photo seeds per set: each photo is drawn alone from its seed (``evaluate``)."""
+    "composite": range(7800, 7812), "rendered": range(7850, 7862),
+    "composite-holes": range(7900, 7930), "rendered-holes": range(7950, 7980)}
+"""Photo seeds per set: each photo is drawn alone from its seed (``evaluate``). The
+``-holes`` sets are real-table photos of maps with ``HOLES`` of their inner tiles left
+out: cells inside a map that show the table."""
+HOLES = 0.4
 TILE_WITHIN = 0.3
 NO_TILE_BEYOND = 0.55
 KEEP = 0.999
@@ -70,10 +74,11 @@ CAP_SHARE = 0.001
 def _case(job: tuple[str, int, str | None]) -> ev.Case:
     group, seed, folder = job
     size = (4000, 3000)
-    real_table = group.endswith("-table")
+    holes = HOLES if group.endswith("-holes") else 0.0
+    real_table = group.endswith("-table") or holes > 0
     if group.startswith("composite"):
-        return next(ev.composite_cases(1, seed, size, folder, real_table))
-    return next(ev.rendered_cases(1, seed, size, real_table))
+        return next(ev.composite_cases(1, seed, size, folder, real_table, holes=holes))
+    return next(ev.rendered_cases(1, seed, size, real_table, holes=holes))
 
 
 def rows_of_photo(job: tuple[str, int, str | None]
