@@ -9,10 +9,11 @@ with the tiles in breadth-first order from the first tile (every line touches an
 earlier one); ``Scan.record`` is its text, written by ``companion.rules.write_record``.
 
 Stages, each a pure function of its inputs: ``io.load_photo`` -> ``io.brought_up``
--> ``background.foreground_mask`` (loose tiles a pool of glare joined parted:
-``foreground``) -> ``find_tiles.blobs`` (loose tiles, and those whose
+-> ``background.foreground_and_table`` (loose tiles a pool of glare joined parted:
+``seen_foreground``) -> ``find_tiles.blobs`` (loose tiles, and those whose
 foreground broke: ``broken_tiles``; those it missed: ``rim_search``) or ``lattice``
-(assembled map) -> ``rectify`` -> ``cell_art`` (which cells hold a tile)
+(assembled map; the table each cell shows: ``with_table_seen``) -> ``rectify`` ->
+``cell_art`` (which cells hold a tile)
 -> ``terrain_model`` (edges) -> ``tasks`` -> ``prior`` and ``inventory`` (each physical
 tile once, decoded jointly) -> ``consistency`` -> ``doubt`` (which edges to check).
 A map whose cells show too little of the game's colours is looked for once more without
