@@ -4,8 +4,9 @@ Representation: every edge of every scanned tile gets an *evidence* row of
 ``FEATURES`` (numbers the scanner already has: the terrain model's own reading of the
 edge, the decoded posterior, whether the catalogue, the inventory or neighbour
 consistency changed the art's reading, how far the chosen tile is from the next tile
-that reads the edge otherwise, the neighbour's reading across the edge, and how unsure
-the tile's other five edges are; "the model" is the edge reading as decoded: the
+that reads the edge otherwise, the neighbour's reading across the edge, how unsure
+the tile's other five edges are, and how much of the edge's band the camera clipped;
+"the model" is the edge reading as decoded: the
 terrain model joined by the colour reading, ``terrain.colour_weight``). A small
 logistic model (``Calibrator``: standardisation, weights, bias) turns the row into the
 probability that the edge is wrong (the evidence and hinges of it, ``design``); the
@@ -61,6 +62,8 @@ _EDGE_FEATURES: tuple[str, ...] = (
     "photo_entropy",  # the model's mean entropy over every tile of the photo (a hard photo)
     "misfit",         # how much worse the tile's outline agrees with the seams than the
                       # photo's median tile's (scan._misfits: a misplaced tile)
+    "clipped",        # the share of the edge's band the camera clipped (edges.clipped_bands:
+                      # overexposed or under glare, grain and meadow look alike there)
 )
 _OTHERS_FEATURES: tuple[str, ...] = (
     # the tile's other five edges (``_others``): a tile read wrong is often wrong at
@@ -77,6 +80,7 @@ HINGES: tuple[tuple[str, tuple[float, ...]], ...] = (
     ("logit_conf", (2.0, 4.0, 5.0, 6.0, 6.8)),
     ("log_p", (-0.01, -0.05, -0.2, -1.0)),
     ("second_log_p", (-0.01, -0.05, -0.2, -1.0)),
+    ("clipped", (0.2, 0.5)),
 )
 """Hinges ``max(knot - value, 0)`` added to the evidence (``design``): how far an edge's
 posterior or reading falls below each level, so the calibrator can weigh "a little
@@ -102,14 +106,16 @@ def tile_evidence(probs: np.ndarray, code: str, conf: Sequence[float],
                   mismatch: Sequence[int] = (), corrected: Sequence[int] = (),
                   across: dict[int, np.ndarray] | None = None,
                   second: np.ndarray | None = None, photo_entropy: float | None = None,
-                  misfit: float = 0.0) -> np.ndarray:
+                  misfit: float = 0.0, clipped: Sequence[float] | None = None
+                  ) -> np.ndarray:
     """6 x len(FEATURES) evidence of one tile's edges (see ``FEATURES``).
 
     ``probs`` is the model's 6 x 6 letter probabilities, ``code`` and ``conf`` the final
     reading, ``across`` maps an edge to the neighbour's model probabilities (6 letters)
     of the edge touching it, ``second`` is the colour reading's 6 x 6 probabilities
     (the model's own when absent), ``photo_entropy`` the mean ``entropy`` of the photo's
-    tiles (this tile's when absent), ``misfit`` how badly its outline fits (0: well).
+    tiles (this tile's when absent), ``misfit`` how badly its outline fits (0: well),
+    ``clipped`` each edge band's clipped share (none when absent).
     """
     logp = _logp(probs)
     idx = np.array([LETTERS.index(c) for c in code])
@@ -149,7 +155,8 @@ def tile_evidence(probs: np.ndarray, code: str, conf: Sequence[float],
                   min(bend, 30.0), entropy, float(nb is not None), disagree,
                   float(np.clip(gap, -30.0, 30.0)), float(np.clip(tile_gap, -30.0, 30.0)),
                   float(any("task" in s for s in sections)), second_logp[e, idx[e]],
-                  float(int(second_logp[e].argmax()) != idx[e]), photo, float(misfit))
+                  float(int(second_logp[e].argmax()) != idx[e]), photo, float(misfit),
+                  float(clipped[e]) if clipped is not None else 0.0)
     out[:, _OWN:] = _others(out[:, :_OWN])
     return out
 
@@ -175,7 +182,8 @@ def map_evidence(cells: Sequence[tuple[int, int] | None], codes: Sequence[str],
                  overruled: Sequence[Sequence[int]], mismatch: Sequence[Sequence[int]],
                  corrected: Sequence[Sequence[int]],
                  second: Sequence[np.ndarray] | None = None,
-                 misfit: Sequence[float] | None = None) -> list[np.ndarray]:
+                 misfit: Sequence[float] | None = None,
+                 clipped: Sequence[Sequence[float]] | None = None) -> list[np.ndarray]:
     """``tile_evidence`` of every tile of a photo (``cells`` None for loose tiles)."""
     where = {c: i for i, c in enumerate(cells) if c is not None}
     photo = float(np.mean([entropy_of(p) for p, _ in tile_probs])) if tile_probs else 0.0
@@ -190,7 +198,8 @@ def map_evidence(cells: Sequence[tuple[int, int] | None], codes: Sequence[str],
         out.append(tile_evidence(tile_probs[i][0], codes[i], confs[i], tile_probs[i][1],
                                  overruled[i], mismatch[i], corrected[i], across,
                                  second[i] if second is not None else None, photo,
-                                 misfit[i] if misfit is not None else 0.0))
+                                 misfit[i] if misfit is not None else 0.0,
+                                 clipped[i] if clipped is not None else None))
     return out
 
 

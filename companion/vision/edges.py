@@ -297,6 +297,21 @@ TRACK_CROSSING = len(CLASSES)
 STREAM_CROSSING = len(CLASSES) + 1
 
 
+CLIPPED_LEVEL = 250
+"""A pixel whose brightest channel reaches this was clipped by the camera (overexposed
+or under glare): its colour, and so its terrain, is lost."""
+
+
+def clipped_bands(tile: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """The share of each edge band's pixels (edges 0..5, ``band_masks``) that is clipped
+    (``CLIPPED_LEVEL``) in a rectified tile as photographed, before any gains."""
+    t = config.terrain
+    masks, _ = band_masks(tile.shape[1] // 2, t.band_inner_frac, t.band_outer_frac,
+                          t.band_length_frac)
+    clipped = tile.max(axis=2) >= CLIPPED_LEVEL
+    return np.array([float(clipped[m].mean()) for m in masks])
+
+
 def band_fractions(classes: np.ndarray, config: ScanConfig = DEFAULT_CONFIG) -> np.ndarray:
     """6 x N_FEATURES array per edge band: the (``band_weights``-weighted) fraction of
     each colour class, then the ``crossing`` strength of dark (track) and of blue

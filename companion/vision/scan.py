@@ -2021,6 +2021,8 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         raise ScanError("no tiles recognised: the colours are not those of Dorfromantik "
                         "tiles (a photo of something else?)")
     keep = holds_tiles(prepared_for_judging(found, config, ready), kind, config)
+    clipped = [edges_mod.clipped_bands(f.rectified, config)
+               for f, k in zip(found, keep, strict=True) if k]
     kept = sum(keep)
     if kind == "assembled" and kept > config.find.max_map_tiles:
         poor_fit = True
@@ -2102,7 +2104,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
         evidence = _evidence(readings, cells, tile_probs, second,
                              [flags.get(c, []) if c is not None else [] for c in cells],
                              [sorted(changed.get(c, ())) if c is not None else [] for c in cells],
-                             misfit)
+                             misfit, clipped)
         tiles = []
         for i in order:
             cell = cells[i]
@@ -2117,7 +2119,7 @@ def read_tiles(photo: Photo, found: list[LocatedTile], kind: str, config: ScanCo
     else:
         readings = _tasks_agreeing(readings, [None] * len(readings), tile_probs, off, config)
         evidence = _evidence(readings, [None] * len(readings), tile_probs, second,
-                             [[] for _ in readings], [[] for _ in readings], misfit)
+                             [[] for _ in readings], [[] for _ in readings], misfit, clipped)
         tiles = [_scanned(Hex(i, 0), code, conf, attrs, centres[i], (), config, evidence[i])
                  for i, (code, conf, attrs) in enumerate(readings)]
         tiles = [replace(t, doubtful=tuple(range(6))) if f.by_rim else t
@@ -2143,15 +2145,17 @@ def _misfits(found: list[LocatedTile]) -> list[float]:
 
 def _evidence(readings: list[Reading], cells: list[tuple[int, int] | None],
               tile_probs: list[tuple[np.ndarray, tuple[str, ...]]], second: list[np.ndarray],
-              mismatch: list[list[int]], corrected: list[list[int]], misfit: list[float]
-              ) -> list[np.ndarray]:
-    """The doubt evidence of every tile's edges (``doubt.map_evidence``)."""
+              mismatch: list[list[int]], corrected: list[list[int]], misfit: list[float],
+              clipped: list[np.ndarray]) -> list[np.ndarray]:
+    """The doubt evidence of every tile's edges (``doubt.map_evidence``); ``clipped``:
+    each tile's ``edges.clipped_bands`` as photographed."""
     overruled = []
     for _, _, attrs in readings:
         o = attrs.get("overruled", ())
         overruled.append(tuple(o) if isinstance(o, tuple) else ())
     return doubt_mod.map_evidence(cells, [r[0] for r in readings], [r[1] for r in readings],
-                                  tile_probs, overruled, mismatch, corrected, second, misfit)
+                                  tile_probs, overruled, mismatch, corrected, second, misfit,
+                                  clipped)
 
 
 def _doubtful(conf: tuple[float, ...], mismatch: tuple[int, ...], config: ScanConfig,

@@ -24,6 +24,7 @@ from companion.vision.edges import (
     apply_gains,
     band_fractions,
     band_masks,
+    clipped_bands,
     crossing,
     local_meadows,
     meadow_reference,
@@ -39,7 +40,7 @@ from companion.vision.edges import (
     MEADOW as MEADOW_CLASS,
 )
 from companion.vision.prior import decode
-from companion.vision.rectify import hexagon_mask, standard_size
+from companion.vision.rectify import hexagon_mask, standard_corners, standard_size
 from tests.helpers.scanner_synth import FOREST, MEADOW, WATER, draw_map, hsv_bgr, random_map
 
 R = 64
@@ -267,3 +268,23 @@ def test_a_field_reaching_into_the_band_ends_counts_less_than_the_middle() -> No
     assert unweighted[GRAIN] > unweighted[MEADOW_CLASS]
     assert weighted[MEADOW_CLASS] > weighted[GRAIN]
     assert abs(weighted[:len(CLASSES)].sum() - 1.0) < 1e-9
+
+
+def test_clipped_bands_measure_each_edge_the_camera_clipped() -> None:
+    """A tile whose wedge towards one edge is overexposed (a channel at 255, the rest
+    of the tile mid-meadow): that edge's band is clipped throughout and no other edge's
+    is (to within a band's overlap at the corners); a channel at 249 is not clipped.
+    Edge e lies between corners e+4 and e+5."""
+    corners = standard_corners(R)
+    centre = np.array([W / 2.0, H / 2.0])
+    for e in range(6):
+        tile = _flat(MEADOW)
+        wedge = np.array([centre, corners[(e + 4) % 6], corners[(e + 5) % 6]])
+        glare = np.zeros((H, W), np.uint8)
+        cv2.fillConvexPoly(glare, np.round(wedge).astype(np.int32), 255)
+        tile[glare > 0] = (255, 240, 200)
+        share = clipped_bands(tile)
+        # (a band reaches a little past its edge's corners, into the neighbours' wedges)
+        assert share[e] > 0.9 and np.delete(share, e).max() < 0.1, (e, share)
+        tile[glare > 0] = (249, 240, 200)
+        assert not clipped_bands(tile).any()
