@@ -6,8 +6,8 @@ edge, the decoded posterior, whether the catalogue, the inventory or neighbour
 consistency changed the art's reading, how far the chosen tile is from the next tile
 that reads the edge otherwise, the neighbour's reading across the edge, how unsure
 the tile's other five edges are, and how much of the edge's band the camera clipped;
-"the model" is the edge reading as decoded: the
-terrain model joined by the colour reading, ``terrain.colour_weight``). A small
+"the model" is the edge reading as decoded: the terrain model joined by the colour
+reading, ``terrain.colour_weight``). A small
 logistic model (``Calibrator``: standardisation, weights, bias) turns the row into the
 probability that the edge is wrong (the evidence and hinges of it, ``design``); the
 edges at or above ``Calibrator.threshold`` are

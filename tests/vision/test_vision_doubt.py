@@ -79,8 +79,8 @@ def test_an_edge_the_catalogue_bent_is_doubtful() -> None:
 def test_a_tile_whose_outline_misses_the_seams_carries_its_misfit() -> None:
     """The same sure reading, once from a tile sitting on its own outline and once from
     one the lattice put half off it: the evidence says so (``misfit``). The calibrator
-    fitted on the model and the colour reading together gives it no weight (-0.001): the
-    other evidence of a misplaced tile, its unsure edges, says it all."""
+    fitted on the model and the colour reading together gives it almost no weight
+    (-0.004): the other evidence of a misplaced tile, its unsure edges, says it all."""
     code = next(t.code for t in catalogue() if t.section == "landscape")
     probs = _reading(code, 0.98)
     _, conf, _, _ = decode(probs, 0.02, LANDSCAPE)
